@@ -1,0 +1,127 @@
+import { TOOL_SCHEMAS, type ToolInput, type ToolOutput } from '../../workflows/analysis/tool-registry';
+import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
+import { DEGRADED_CONFIDENCE } from '../../workflows/analysis/step-result';
+import type { PageStore } from './page-store';
+import { answerQuestion, type AnswerResult } from './extraction';
+import type { LlmExtractor } from './llm-extraction';
+
+/** Structured results below this confidence are not trusted: a qualitative fallback replaces them. */
+export const STRUCTURED_MIN_CONFIDENCE = 0.7;
+
+type Output = ToolOutput<'extract_metric'>;
+
+function kindOf(unit: string): NumericClaim['kind'] {
+  if (unit === 'percent') return 'ratio_percent';
+  if (unit === 'ratio') return 'ratio';
+  if (unit === 'shares') return 'count';
+  if (unit === 'USD/share') return 'per_share';
+  return 'money';
+}
+
+/** Claims for an answer: the answer first, then each printed input it was computed from. */
+export function claimsFromAnswer(docId: string, a: Extract<AnswerResult, { status: 'answered' }>): NumericClaim[] {
+  const base = `${docId}/${a.metric ?? a.formula?.id ?? 'answer'}/${a.period ?? 'na'}`;
+  const cite = (c: { page: number; charStart: number; charEnd: number; quote: string }): Citation => ({ docId, ...c });
+  if (!a.formula) {
+    return [
+      {
+        id: `${base}#0`,
+        label: a.label,
+        metric: a.metric,
+        kind: kindOf(a.unit),
+        value: a.value,
+        unit: a.unit,
+        period: a.period,
+        printed: a.printed,
+        citations: a.citations.map(cite),
+        derived: false,
+        formula: null,
+        inputs: [],
+        source: 'code',
+      },
+    ];
+  }
+  const inputs: NumericClaim[] = a.inputs.map((inp, i) => ({
+    id: `${base}#in${i}`,
+    label: inp.label,
+    metric: inp.metric,
+    kind: kindOf(inp.unit),
+    value: inp.value,
+    unit: inp.unit,
+    period: inp.period,
+    printed: inp.printed,
+    citations: [cite(inp.citation)],
+    derived: false,
+    formula: null,
+    inputs: [],
+    source: 'code',
+  }));
+  return [
+    {
+      id: `${base}#0`,
+      label: a.label,
+      metric: a.formula.id,
+      kind: kindOf(a.unit),
+      value: a.value,
+      unit: a.unit,
+      period: a.period,
+      printed: null,
+      citations: inputs.flatMap((c) => c.citations),
+      derived: true,
+      formula: a.formula.expression,
+      inputs: inputs.map((c) => c.id),
+      source: 'code',
+    },
+    ...inputs,
+  ];
+}
+
+/**
+ * extract_metric: code first (statement tables, formula catalog). Hybrid mode asks the LLM
+ * only for what code could not answer, and its answer must pass the same citation gate.
+ */
+export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) {
+  return async function extract_metric(raw: ToolInput<'extract_metric'>): Promise<Output> {
+    const input = TOOL_SCHEMAS.extract_metric.input.parse(raw);
+    const docPages = await pages.pages(input.docId);
+    const result = answerQuestion({ question: input.question, pages: docPages, metric: input.metric, period: input.period, unit: input.unit });
+
+    if (result.status === 'answered' && result.confidence >= STRUCTURED_MIN_CONFIDENCE) {
+      const claims = claimsFromAnswer(input.docId, result);
+      return {
+        status: 'structured',
+        answer: result.answer,
+        unit: result.unit,
+        value: result.value,
+        method: 'code',
+        claims,
+        citations: claims.flatMap((c) => (c.derived ? [] : c.citations)),
+        confidence: result.confidence,
+        errorTag: null,
+        summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}`,
+      };
+    }
+
+    if (llm && input.allowLlm) {
+      const fromLlm = await llm.extract({ docId: input.docId, question: input.question, pages: docPages });
+      if (fromLlm) return fromLlm;
+    }
+
+    // Qualitative fallback: say where the filing discusses it, never a guessed number.
+    const reason = result.status === 'answered' ? `code extraction confidence ${result.confidence.toFixed(2)} below ${STRUCTURED_MIN_CONFIDENCE}` : result.reason;
+    const hint = result.status === 'needs_review' ? (result.hints ?? []) : result.citations;
+    const citations: Citation[] = hint.slice(0, 3).map((c) => ({ docId: input.docId, ...c }));
+    return {
+      status: citations.length ? 'qualitative' : 'not_found',
+      answer: null,
+      unit: null,
+      value: null,
+      method: 'none',
+      claims: [],
+      citations,
+      confidence: DEGRADED_CONFIDENCE,
+      errorTag: result.status === 'answered' ? 'low_extraction_confidence' : 'not_extracted',
+      summary: `No structured answer: ${reason}`,
+    };
+  };
+}

@@ -1,0 +1,28 @@
+import type { Db } from '../../db/connection';
+import { loadPages } from '../../db/repositories/documents';
+
+/**
+ * Page texts of ingested documents, cached per worker process: pages never change after
+ * ingestion, and extraction reads every page of a filing for each question.
+ */
+export class PageStore {
+  private readonly cache = new Map<string, Promise<{ page: number; text: string }[]>>();
+  constructor(
+    private readonly db: Db,
+    private readonly maxDocuments = 32,
+  ) {}
+
+  pages(documentId: string): Promise<{ page: number; text: string }[]> {
+    let hit = this.cache.get(documentId);
+    if (!hit) {
+      hit = loadPages(this.db, documentId);
+      hit.catch(() => this.cache.delete(documentId));
+      this.cache.set(documentId, hit);
+      if (this.cache.size > this.maxDocuments) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+    }
+    return hit;
+  }
+}

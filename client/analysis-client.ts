@@ -1,0 +1,113 @@
+import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  ANALYSIS_TASK_QUEUE,
+  ANALYSIS_WORKFLOW,
+  AnalysisRequestSchema,
+  AnalysisResultSchema,
+  CsOrg,
+  CsQueryType,
+  CsState,
+  analysisWorkflowId,
+  reviewUpdate,
+  stateQuery,
+  type AnalysisRequestInput,
+  type AnalysisResult,
+  type AnalysisStateView,
+  type ReviewAck,
+} from '../workflows/analysis.contract';
+import { ReviewDecisionSchema, type ReviewDecisionInput } from '../workflows/analysis/review';
+import { InvalidRequestError } from './errors';
+
+export class ReviewRefusedError extends Error {
+  override readonly name = 'ReviewRefusedError';
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The typed client backend services use: start an analysis, read its state, send a review
+ * decision, await the result. Requests are validated here first, so a malformed request
+ * starts nothing.
+ */
+export class AnalysisClient {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string = ANALYSIS_TASK_QUEUE,
+  ) {}
+
+  handle(orgId: string, requestId: string): WorkflowHandle {
+    return this.client.workflow.getHandle(analysisWorkflowId(orgId, requestId));
+  }
+
+  /** Idempotent on (org, request id): starting the same request again returns the existing run. */
+  async start(input: AnalysisRequestInput): Promise<{ workflowId: string; started: boolean }> {
+    const parsed = AnalysisRequestSchema.safeParse(input);
+    if (!parsed.success) throw InvalidRequestError.fromZod('analysis request', parsed.error);
+    const request = parsed.data;
+    const workflowId = analysisWorkflowId(request.orgId, request.requestId);
+    try {
+      await this.client.workflow.start(ANALYSIS_WORKFLOW, {
+        args: [request],
+        taskQueue: this.taskQueue,
+        workflowId,
+        // One run per request id, ever: a finished request is not re-run by accident.
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [
+          { key: CsOrg, value: request.orgId },
+          { key: CsQueryType, value: request.queryType },
+          { key: CsState, value: 'RECEIVE_TASK' },
+        ],
+        memo: { queryText: request.queryText.slice(0, 500), docIds: request.docIds },
+      });
+      return { workflowId, started: true };
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };
+      throw err;
+    }
+  }
+
+  async state(orgId: string, requestId: string): Promise<AnalysisStateView> {
+    return this.handle(orgId, requestId).query(stateQuery);
+  }
+
+  async result(orgId: string, requestId: string): Promise<AnalysisResult> {
+    return AnalysisResultSchema.parse(await this.handle(orgId, requestId).result());
+  }
+
+  /** Waits until the run is delivered or waiting for a reviewer. */
+  async settle(orgId: string, requestId: string, timeoutMs = 120_000): Promise<AnalysisStateView> {
+    const deadline = Date.now() + timeoutMs;
+    const handle = this.handle(orgId, requestId);
+    for (;;) {
+      const desc = await handle.describe();
+      if (desc.status.name !== 'RUNNING') {
+        if (desc.status.name === 'COMPLETED') return handle.query(stateQuery);
+        await handle.result(); // throws the run's failure
+      }
+      const view = await handle.query(stateQuery).catch(() => null);
+      if (view && (view.status === 'awaiting_review' || view.status === 'completed')) return view;
+      if (Date.now() > deadline) throw new Error(`Analysis ${requestId} did not settle within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Sends a reviewer's decision; refusals come back as ReviewRefusedError with the failure type. */
+  async review(orgId: string, requestId: string, decision: ReviewDecisionInput): Promise<ReviewAck> {
+    const parsed = ReviewDecisionSchema.safeParse(decision);
+    if (!parsed.success) throw InvalidRequestError.fromZod('review decision', parsed.error);
+    try {
+      return await this.handle(orgId, requestId).executeUpdate(reviewUpdate, { args: [parsed.data] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+        throw new ReviewRefusedError(err.cause.type ?? 'ReviewRefused', err.cause.message);
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/connection';
+import { storeDocument, type StoredDocument } from '../db/repositories/documents';
+import { INGESTION_WORKFLOW, IngestResultSchema, ingestionWorkflowId, type IngestResult } from '../workflows/ingestion.contract';
+import { ANALYSIS_TASK_QUEUE } from '../workflows/analysis.contract';
+import { InvalidRequestError } from './errors';
+
+const MIME_BY_EXT: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.txt': 'text/plain',
+  '.md': 'text/plain',
+};
+
+export function documentIdFromFilename(path: string): string {
+  return basename(path, extname(path)).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'document';
+}
+
+/**
+ * Uploads a file (stored in the database so any worker can read it) and runs its ingestion
+ * workflow. The same bytes uploaded twice are one document, ingested once.
+ */
+export async function ingestFile(
+  deps: { db: Db; client: Client; taskQueue?: string },
+  opts: { orgId: string; path: string; id?: string; title?: string; docType?: string },
+): Promise<{ document: StoredDocument; created: boolean; ingestion: IngestResult }> {
+  const mimeType = MIME_BY_EXT[extname(opts.path).toLowerCase()];
+  if (!mimeType) {
+    throw new InvalidRequestError(`Unsupported file type ${extname(opts.path) || '(none)'}; supported: ${Object.keys(MIME_BY_EXT).join(', ')}`, [{ path: 'path', message: 'unsupported type' }]);
+  }
+  const bytes = readFileSync(opts.path);
+  const { document, created } = await storeDocument(deps.db, {
+    id: opts.id ?? documentIdFromFilename(opts.path),
+    orgId: opts.orgId,
+    title: opts.title ?? basename(opts.path),
+    docType: opts.docType ?? null,
+    mimeType,
+    bytes,
+  });
+  const workflowId = ingestionWorkflowId(opts.orgId, document.id);
+  const handle = await deps.client.workflow.start(INGESTION_WORKFLOW, {
+    args: [{ orgId: opts.orgId, documentId: document.id }],
+    taskQueue: deps.taskQueue ?? ANALYSIS_TASK_QUEUE,
+    workflowId,
+    // Concurrent uploads of one document share one ingestion; a failed one may be retried.
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+  }).catch(async (err: unknown) => {
+    if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') return deps.client.workflow.getHandle(workflowId);
+    throw err;
+  });
+  const ingestion = IngestResultSchema.parse(await handle.result());
+  return { document, created, ingestion };
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { AppConfig } from '../config/env';
+
+/** TLS / API-key options shared by clients and workers, from the validated config. */
+function tlsOptions(cfg: AppConfig) {
+  if (!cfg.TEMPORAL_TLS && !cfg.TEMPORAL_TLS_CERT_PATH && !cfg.TEMPORAL_API_KEY) return undefined;
+  return {
+    ...(cfg.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: cfg.TEMPORAL_TLS_SERVER_NAME } : {}),
+    ...(cfg.TEMPORAL_TLS_CERT_PATH && cfg.TEMPORAL_TLS_KEY_PATH
+      ? { clientCertPair: { crt: readFileSync(cfg.TEMPORAL_TLS_CERT_PATH), key: readFileSync(cfg.TEMPORAL_TLS_KEY_PATH) } }
+      : {}),
+  };
+}
+
+export async function connectClient(cfg: AppConfig): Promise<Client> {
+  const connection = await Connection.connect({
+    address: cfg.TEMPORAL_ADDRESS,
+    tls: tlsOptions(cfg),
+    ...(cfg.TEMPORAL_API_KEY ? { apiKey: cfg.TEMPORAL_API_KEY } : {}),
+  });
+  return new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+}
+
+export async function connectWorker(cfg: AppConfig): Promise<NativeConnection> {
+  return NativeConnection.connect({
+    address: cfg.TEMPORAL_ADDRESS,
+    tls: tlsOptions(cfg),
+    ...(cfg.TEMPORAL_API_KEY ? { apiKey: cfg.TEMPORAL_API_KEY } : {}),
+  });
+}

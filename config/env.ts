@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env. Every process (worker, CLI, scripts, tests) calls
+ * loadConfig() at start; a bad value fails fast with the variable's name and what to set.
+ */
+const boolish = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const EnvSchema = z.object({
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:]+:\d+$/, 'host:port, e.g. 127.0.0.1:7233')
+    .default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('countersign'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('countersign-analysis'),
+  TEMPORAL_TLS: boolish,
+  TEMPORAL_TLS_CERT_PATH: z.string().optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
+  TEMPORAL_API_KEY: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL, e.g. postgres://user:pass@localhost:5432/countersign')
+    .optional(),
+  EMBEDDED_DB_DIR: z.string().default('.data/pglite'),
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+});
+
+export type AppConfig = z.infer<typeof EnvSchema> & { embeddedDatabase: boolean };
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function parseConfig(env: Record<string, string | undefined>): AppConfig {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`,
+    );
+    throw new ConfigError(`Invalid environment; set these variables correctly:\n${lines.join('\n')}`);
+  }
+  const cfg = result.data;
+  if (cfg.TEMPORAL_TLS_CERT_PATH && !cfg.TEMPORAL_TLS_KEY_PATH) {
+    throw new ConfigError('TEMPORAL_TLS_CERT_PATH is set: also set TEMPORAL_TLS_KEY_PATH (mTLS needs both).');
+  }
+  return { ...cfg, embeddedDatabase: cfg.DATABASE_URL === undefined };
+}
+
+let cached: AppConfig | undefined;
+
+/** Parse process.env once per process. */
+export function loadConfig(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

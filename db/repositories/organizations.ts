@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../connection';
+import { memberships, organizations, users, type Role } from '../schema';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function ensureOrganization(db: Db, org: { id: string; name: string }): Promise<void> {
+  await db.insert(organizations).values(org).onConflictDoNothing();
+}
+
+export async function organizationExists(db: Db, orgId: string): Promise<boolean> {
+  const rows = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId));
+  return rows.length > 0;
+}
+
+/** Creates the user (idempotent) and grants the roles in the org. */
+export async function ensureUser(
+  db: Db,
+  u: { id: string; email: string; displayName: string; apiToken?: string; orgId: string; roles: Role[] },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(users)
+      .values({ id: u.id, email: u.email, displayName: u.displayName, apiTokenHash: u.apiToken ? hashToken(u.apiToken) : null })
+      .onConflictDoNothing();
+    if (u.apiToken) await tx.update(users).set({ apiTokenHash: hashToken(u.apiToken) }).where(eq(users.id, u.id));
+    for (const role of u.roles) {
+      await tx.insert(memberships).values({ orgId: u.orgId, userId: u.id, role }).onConflictDoNothing();
+    }
+  });
+}
+
+export async function rolesInOrg(db: Db, orgId: string, userId: string): Promise<Role[]> {
+  const rows = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+  return rows.map((r) => r.role);
+}
+
+export async function hasAnyRole(db: Db, orgId: string, userId: string, roles: Role[]): Promise<boolean> {
+  const rows = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId), inArray(memberships.role, roles)));
+  return rows.length > 0;
+}
+
+/** Authenticates an API token: returns the user id when the token matches. */
+export async function authenticateToken(db: Db, userId: string, token: string): Promise<boolean> {
+  const rows = await db.select({ hash: users.apiTokenHash }).from(users).where(eq(users.id, userId));
+  const stored = rows[0]?.hash;
+  return stored !== undefined && stored !== null && stored === hashToken(token);
+}

@@ -1,0 +1,4 @@
+export * from './organizations';
+export * from './documents';
+export * from './analysis';
+export * from './audit';

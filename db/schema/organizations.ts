@@ -1,0 +1,43 @@
+import { pgTable, text, timestamp, primaryKey, check } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+
+/** Every record in Countersign belongs to one organization (tenant). */
+export const organizations = pgTable('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** People and service identities. Authentication material is a hash, never the token. */
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  displayName: text('display_name').notNull(),
+  apiTokenHash: text('api_token_hash'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const ROLES = ['owner', 'admin', 'reviewer', 'approver', 'analyst', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles are held per organization: a reviewer of org A has no rights in org B. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    role: text('role').$type<Role>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.userId, t.role] }),
+    check(
+      'memberships_role_known',
+      sql`${t.role} in ('owner','admin','reviewer','approver','analyst','viewer')`,
+    ),
+  ],
+);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test command (npm test, and .ci/run): installs what is missing, starts PostgreSQL,
+# then jest starts the Temporal dev server itself (test/support/global-setup.ts) and stops it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+bash scripts/bootstrap.sh --with-test-server
+export TEST_DATABASE_URL="$(bash scripts/ensure-postgres.sh)"
+export TEMPORAL_TEST_SERVER="${TEMPORAL_TEST_SERVER:-$PWD/.tools/bin/temporal-test-server}"
+export TEMPORAL_CLI="${TEMPORAL_CLI:-$(npx tsx -e "console.log(require('./scripts/lib/temporal-binaries').findBinary(require('./scripts/lib/temporal-binaries').TEMPORAL_CLI, {install:false}))")}"
+set +e
+npx jest --ci "$@"
+status=$?
+set -e
+echo "[test] finished in $(( $(date +%s) - started ))s (exit $status)"
+exit $status

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { Client as PgClient } from 'pg';
+import { parseConfig } from '../../config/env';
+import { openDatabase, type Database } from '../../db/connection';
+import { runMigrations } from '../../db/migrate';
+
+/** The PostgreSQL server the test command started (scripts/test.sh sets it). */
+export function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`, which starts PostgreSQL');
+  return url;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** A fresh, migrated database per test file, dropped on close. */
+export async function createTestDatabase(): Promise<Database> {
+  const name = `cs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new PgClient({ connectionString: adminUrl() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const database = await openDatabase(parseConfig({ DATABASE_URL: withDatabase(adminUrl(), name), DB_POOL_SIZE: '8' }));
+  await runMigrations(database.db);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const a = new PgClient({ connectionString: adminUrl() });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}

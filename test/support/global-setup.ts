@@ -1,0 +1,30 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { startDevServer } from '../../scripts/lib/dev-server';
+import { PROJECT_ROOT } from '../../scripts/lib/temporal-binaries';
+
+/**
+ * Once per test run: a real Temporal dev server (in-memory, test ports, our search
+ * attributes) and one workflow bundle that every workflow test reuses.
+ */
+export default async function globalSetup(): Promise<void> {
+  const dir = join(PROJECT_ROOT, '.data', 'test');
+  mkdirSync(dir, { recursive: true });
+  const port = Number(process.env.CS_TEST_TEMPORAL_PORT ?? 17233);
+  const server = await startDevServer(
+    { port, uiPort: port + 1000, dbFilename: undefined, namespace: 'countersign-test', headless: true, logLevel: 'error' },
+    join(dir, 'temporal-dev.log'),
+  );
+  (globalThis as Record<string, unknown>).__CS_DEV_SERVER__ = server;
+  process.env.TEMPORAL_ADDRESS = server.address;
+  process.env.TEMPORAL_NAMESPACE = server.namespace;
+
+  const bundlePath = join(dir, 'workflow-bundle.js');
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger });
+  writeFileSync(bundlePath, code);
+  process.env.CS_TEST_WORKFLOW_BUNDLE = bundlePath;
+}
+
+const noop = (): void => undefined;
+const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => console.error(m), log: noop };

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { parseConfig, type AppConfig } from '../../config/env';
+import type { Database } from '../../db/connection';
+import { createWorker } from '../../worker';
+
+export function testConfig(database?: Database): AppConfig {
+  return parseConfig({
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
+    TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE,
+    DATABASE_URL: database?.url,
+  });
+}
+
+export function workflowBundle(): { code: string } {
+  const path = process.env.CS_TEST_WORKFLOW_BUNDLE;
+  if (!path) throw new Error('CS_TEST_WORKFLOW_BUNDLE not set: jest globalSetup did not run');
+  return { code: readFileSync(path, 'utf8') };
+}
+
+export interface TestWorker {
+  client: Client;
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+/** A real worker on its own task queue against the real dev server and the given database. */
+export async function startTestWorker(database: Database, activityOverrides?: Record<string, (...args: never[]) => unknown>): Promise<TestWorker> {
+  const cfg = testConfig(database);
+  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const { worker, connection } = await createWorker({ cfg, database, taskQueue, workflowBundle: workflowBundle(), activityOverrides });
+  const running = worker.run();
+  const clientConnection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
+  const client = new Client({ connection: clientConnection, namespace: cfg.TEMPORAL_NAMESPACE });
+  return {
+    client,
+    taskQueue,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await clientConnection.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { DefaultLogger, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { loadConfig, type AppConfig } from './config/env';
+import { openDatabase, type Database } from './db/connection';
+import { runMigrations } from './db/migrate';
+import { connectWorker } from './client/temporal-connection';
+import { createAnalysisActivities } from './activities/analysis';
+import { createDocumentActivities } from './activities/documents/ingest';
+import { LlmExtractor } from './activities/analysis/llm-extraction';
+import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
+
+/**
+ * Builds the worker: one task queue for analysis and ingestion workflows, activities wired
+ * once over the database and (when a key is set) the LLM. Exported so tests and the start
+ * script can run the same worker in-process.
+ */
+export async function createWorker(opts: {
+  cfg: AppConfig;
+  database: Database;
+  taskQueue?: string;
+  workflowBundle?: { code: string };
+  activityOverrides?: Record<string, (...args: never[]) => unknown>;
+}) {
+  const connection = await connectWorker(opts.cfg);
+  const activities = {
+    ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
+    ...createDocumentActivities(opts.database.db),
+    ...(opts.activityOverrides ?? {}),
+  };
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.cfg.TEMPORAL_NAMESPACE,
+    taskQueue: opts.taskQueue ?? ANALYSIS_TASK_QUEUE,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
+    activities,
+    // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
+    shutdownGraceTime: '20s',
+  });
+  return { worker, connection };
+}
+
+async function main(): Promise<void> {
+  const cfg = loadConfig();
+  Runtime.install({ logger: new DefaultLogger(cfg.LOG_LEVEL as LogLevel) });
+  const database = await openDatabase(cfg);
+  await runMigrations(database.db);
+  const { worker, connection } = await createWorker({ cfg, database, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+  Runtime.instance().logger.info('worker started', {
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    namespace: cfg.TEMPORAL_NAMESPACE,
+    database: cfg.embeddedDatabase ? 'embedded' : 'DATABASE_URL',
+  });
+  try {
+    // Resolves after SIGINT/SIGTERM once in-flight tasks have drained.
+    await worker.run();
+  } finally {
+    await connection.close();
+    await database.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,39 @@
+import { ApplicationFailure } from '@temporalio/common';
+
+/**
+ * The failure types shared by workflows, activities, clients and tests. Permanent failures
+ * are non-retryable ApplicationFailures of these types; transient faults are plain errors
+ * that Temporal retries within each activity's bounded policy.
+ */
+export const ErrorType = {
+  InvalidRequest: 'InvalidRequest',
+  UnknownDocument: 'UnknownDocument',
+  DocumentNotReady: 'DocumentNotReady',
+  UnknownTool: 'UnknownTool',
+  InvalidToolInput: 'InvalidToolInput',
+  InvalidToolOutput: 'InvalidToolOutput',
+  IllegalTransition: 'IllegalTransition',
+  InvalidReviewDecision: 'InvalidReviewDecision',
+  ReviewerNotAuthorized: 'ReviewerNotAuthorized',
+  ReviewAlreadyDecided: 'ReviewAlreadyDecided',
+  ReviewNotOpen: 'ReviewNotOpen',
+  EmptyDocument: 'EmptyDocument',
+  CorruptDocument: 'CorruptDocument',
+  UnsupportedDocument: 'UnsupportedDocument',
+  NoTextLayer: 'NoTextLayer',
+  PasswordProtected: 'PasswordProtected',
+  UnknownOrganization: 'UnknownOrganization',
+} as const;
+export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
+
+export const NON_RETRYABLE_ERROR_TYPES: ErrorType[] = Object.values(ErrorType);
+
+/** Build a permanent failure of one of our types. */
+export function permanentFailure(type: ErrorType, message: string, details?: unknown): ApplicationFailure {
+  return ApplicationFailure.create({
+    type,
+    message,
+    nonRetryable: true,
+    details: details === undefined ? undefined : [details],
+  });
+}

@@ -1,0 +1,3 @@
+// The workflow bundle's entry: every workflow the worker runs.
+export { analysisWorkflow } from './analysis';
+export { ingestionWorkflow } from './ingestion';

@@ -1,0 +1,19 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { createDocumentActivities } from '../activities/documents/ingest';
+import { IngestInputSchema, type IngestResult } from './ingestion.contract';
+import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors';
+
+// A 250-page filing takes seconds, but a slow disk or big upload must not time out; the
+// heartbeat timeout is what detects a dead worker, and the retry resumes after stored pages.
+const { ingestDocument } = proxyActivities<ReturnType<typeof createDocumentActivities>>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '60 seconds',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+});
+
+/** Turns one uploaded document into searchable pages and chunks. */
+export async function ingestionWorkflow(raw: unknown): Promise<IngestResult> {
+  const parsed = IngestInputSchema.safeParse(raw);
+  if (!parsed.success) throw permanentFailure(ErrorType.InvalidRequest, `Invalid ingestion input: ${parsed.error.message}`);
+  return ingestDocument(parsed.data);
+}
