@@ -1,4 +1,4 @@
-import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   ANALYSIS_TASK_QUEUE,
@@ -106,6 +106,9 @@ export class AnalysisClient {
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
         throw new ReviewRefusedError(err.cause.type ?? 'ReviewRefused', err.cause.message);
+      }
+      if (err instanceof WorkflowNotFoundError) {
+        throw new ReviewRefusedError('ReviewNotOpen', `No open review for ${requestId}: ${err.message}`);
       }
       throw err;
     }

@@ -12,7 +12,7 @@ type Output = ToolOutput<'extract_metric'>;
 
 function kindOf(unit: string): NumericClaim['kind'] {
   if (unit === 'percent') return 'ratio_percent';
-  if (unit === 'ratio') return 'ratio';
+  if (unit === 'ratio' || unit === 'days') return 'ratio';
   if (unit === 'shares') return 'count';
   if (unit === 'USD/share') return 'per_share';
   return 'money';
@@ -76,6 +76,13 @@ export function claimsFromAnswer(docId: string, a: Extract<AnswerResult, { statu
   ];
 }
 
+/** The year a report is dated (cover pages state "as of December 31, 2024" or "fiscal year ended ..."). */
+export function reportYear(pages: { page: number; text: string }[]): number | null {
+  const cover = pages.slice(0, 3).map((p) => p.text).join('\n');
+  const dated = /(?:as of|as at|for the (?:fiscal )?(?:year|quarter|period) ended|fiscal year ended)\s+[A-Z][a-z]+\s+\d{1,2},\s+((?:19|20)\d{2})/i.exec(cover);
+  return dated ? Number(dated[1]) : null;
+}
+
 /**
  * extract_metric: code first (statement tables, formula catalog). Hybrid mode asks the LLM
  * only for what code could not answer, and its answer must pass the same citation gate.
@@ -84,7 +91,16 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
   return async function extract_metric(raw: ToolInput<'extract_metric'>): Promise<Output> {
     const input = TOOL_SCHEMAS.extract_metric.input.parse(raw);
     const docPages = await pages.pages(input.docId);
-    const result = answerQuestion({ question: input.question, pages: docPages, metric: input.metric, period: input.period, unit: input.unit });
+    let result = answerQuestion({ question: input.question, pages: docPages, metric: input.metric, period: input.period, unit: input.unit });
+    let periodNote = '';
+    // A framework comparison asks for "the" ratio: the period the report is as of.
+    if (result.status === 'needs_review' && input.metric && !input.period && /no period/i.test(result.reason)) {
+      const year = reportYear(docPages);
+      if (year !== null) {
+        result = answerQuestion({ question: input.question, pages: docPages, metric: input.metric, period: `FY${year}`, unit: input.unit });
+        periodNote = ` (period FY${year}: the year the report is as of, read from its cover)`;
+      }
+    }
 
     if (result.status === 'answered' && result.confidence >= STRUCTURED_MIN_CONFIDENCE) {
       const claims = claimsFromAnswer(input.docId, result);
@@ -98,7 +114,7 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
         citations: claims.flatMap((c) => (c.derived ? [] : c.citations)),
         confidence: result.confidence,
         errorTag: null,
-        summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}`,
+        summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}${periodNote}`,
       };
     }
 

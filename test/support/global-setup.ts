@@ -9,6 +9,8 @@ import { PROJECT_ROOT } from '../../scripts/lib/temporal-binaries';
  * attributes) and one workflow bundle that every workflow test reuses.
  */
 export default async function globalSetup(): Promise<void> {
+  // `CS_UNIT_ONLY=1 npx jest test/x.test.ts` runs pure tests without starting services.
+  if (process.env.CS_UNIT_ONLY === '1') return;
   const dir = join(PROJECT_ROOT, '.data', 'test');
   mkdirSync(dir, { recursive: true });
   const port = Number(process.env.CS_TEST_TEMPORAL_PORT ?? 17233);
