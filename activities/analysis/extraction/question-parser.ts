@@ -1,0 +1,368 @@
+import { z } from 'zod';
+import { AggregateSchema, getFormula, type Aggregate } from './formula-catalog';
+import { METRICS, StatementKindSchema } from './metric-catalog';
+import { parseRequestedScale, ScaleSchema } from './scale';
+import { PeriodSchema, type Period } from './statement-table';
+
+export const RequestedUnitSchema = z.enum([
+  'USD',
+  'percent',
+  'ratio',
+  'days',
+  'shares',
+  'USD/share',
+]);
+export type RequestedUnit = z.infer<typeof RequestedUnitSchema>;
+
+export const ParsedQuestionSchema = z.object({
+  kind: z.enum(['metric', 'formula', 'unsupported']),
+  metric: z.string().optional(),
+  formula: z.string().optional(),
+  aggregate: AggregateSchema,
+  period: PeriodSchema.optional(),
+  requestedScale: ScaleSchema.optional(),
+  unit: RequestedUnitSchema.optional(),
+  /** Decimal places the question asks for. */
+  rounding: z.number().int().min(0).max(10).optional(),
+  preferStatement: StatementKindSchema.optional(),
+  confidence: z.number().min(0).max(1),
+  reason: z.string(),
+});
+export type ParsedQuestion = z.infer<typeof ParsedQuestionSchema>;
+
+const NUM_WORDS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+};
+
+function num(w: string): number | undefined {
+  return /^\d+$/.test(w) ? Number(w) : NUM_WORDS[w.toLowerCase()];
+}
+
+interface FormulaPhrase {
+  re: RegExp;
+  /** Candidates in order; the question's own definition picks among them. */
+  ids: readonly string[];
+  /** Confidence that the catalog formula is the one meant when no definition is given. */
+  undefinedConfidence: number;
+}
+
+// Ordered: more specific phrases first ("fixed asset turnover" before "asset turnover").
+const FORMULA_PHRASES: readonly FormulaPhrase[] = [
+  { re: /fixed[- ]asset turnover/, ids: ['fixed_asset_turnover'], undefinedConfidence: 0.9 },
+  {
+    re: /inventory turnover|sold (?:its|their) inventory|times .* inventory/,
+    ids: ['inventory_turnover'],
+    undefinedConfidence: 0.9,
+  },
+  { re: /receivables? turnover/, ids: ['receivables_turnover'], undefinedConfidence: 0.85 },
+  { re: /(?:total )?asset turnover/, ids: ['asset_turnover'], undefinedConfidence: 0.9 },
+  {
+    re: /days payables? outstanding|\bdpo\b/,
+    ids: ['days_payable_outstanding', 'days_payable_outstanding_purchases'],
+    undefinedConfidence: 0.8,
+  },
+  {
+    re: /days sales outstanding|\bdso\b/,
+    ids: ['days_sales_outstanding'],
+    undefinedConfidence: 0.8,
+  },
+  {
+    re: /days inventory outstanding|\bdio\b|days in inventory|days of inventory/,
+    ids: ['days_inventory_outstanding'],
+    undefinedConfidence: 0.8,
+  },
+  { re: /working capital/, ids: ['working_capital'], undefinedConfidence: 0.9 },
+  { re: /current ratio/, ids: ['current_ratio'], undefinedConfidence: 0.9 },
+  { re: /quick ratio|acid[- ]test/, ids: ['quick_ratio'], undefinedConfidence: 0.75 },
+  {
+    re: /(?:capex|capital expenditures?)\s*(?:as a\s*)?(?:%|percent(?:age)?)\s*(?:of)?\s*(?:total\s+)?(?:revenue|sales)|(?:capex|capital expenditures?)\s*(?:to|\/)\s*(?:revenue|sales)/,
+    ids: ['capex_pct_revenue'],
+    undefinedConfidence: 0.9,
+  },
+  {
+    re: /(?:cost of goods sold|cogs|cost of sales|cost of revenue)\s*(?:as a\s*)?(?:%|percent(?:age)?)\s*(?:of)?\s*(?:total\s+)?(?:revenue|sales)|(?:cogs|cost of goods sold)\s*%\s*margin/,
+    ids: ['cogs_pct_revenue'],
+    undefinedConfidence: 0.9,
+  },
+  { re: /ebitda\s*(?:%\s*)?margin/, ids: ['ebitda_margin'], undefinedConfidence: 0.85 },
+  { re: /\bebitda\b/, ids: ['ebitda'], undefinedConfidence: 0.85 },
+  { re: /gross (?:profit )?(?:%\s*)?margin/, ids: ['gross_margin'], undefinedConfidence: 0.9 },
+  {
+    re: /operating (?:income |profit )?(?:%\s*)?margin/,
+    ids: ['operating_margin'],
+    undefinedConfidence: 0.9,
+  },
+  {
+    re: /net (?:profit |income |earnings )?(?:%\s*)?margin|(?:^|\s)profit margin/,
+    ids: ['net_margin'],
+    undefinedConfidence: 0.9,
+  },
+  { re: /effective (?:income )?tax rate/, ids: ['effective_tax_rate'], undefinedConfidence: 0.9 },
+  { re: /(?:dividend )?payout ratio/, ids: ['dividend_payout_ratio'], undefinedConfidence: 0.85 },
+  {
+    re: /debt[- ]to[- ]equity|debt\s*\/\s*equity/,
+    ids: ['debt_to_equity'],
+    undefinedConfidence: 0.7,
+  },
+  {
+    re: /return on (?:total )?assets|\broa\b/,
+    ids: ['return_on_assets'],
+    undefinedConfidence: 0.75,
+  },
+  {
+    re: /return on (?:shareholders'? |stockholders'? )?equity|\broe\b/,
+    ids: ['return_on_equity'],
+    undefinedConfidence: 0.75,
+  },
+  { re: /free cash flow|\bfcf\b/, ids: ['free_cash_flow'], undefinedConfidence: 0.85 },
+];
+
+// Phrases for single metrics, longest first so "total current assets" beats "total assets".
+const METRIC_PHRASES: readonly { phrase: string; metric: string }[] = METRICS.flatMap((m) =>
+  [...m.questionPhrases, m.name.toLowerCase()].map((phrase) => ({
+    phrase: phrase.toLowerCase(),
+    metric: m.id,
+  })),
+).sort((a, b) => b.phrase.length - a.phrase.length);
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function findMetrics(text: string): string[] {
+  const found: string[] = [];
+  let rest = text;
+  for (const { phrase, metric } of METRIC_PHRASES) {
+    const re = new RegExp(`(?:^|[^a-z&])${escapeRe(phrase)}(?:$|[^a-z&])`);
+    if (re.test(rest)) {
+      if (!found.includes(metric)) found.push(metric);
+      rest = rest.replace(new RegExp(escapeRe(phrase), 'g'), ' ');
+    }
+  }
+  return found;
+}
+
+function fiscalYears(text: string): number[] {
+  const out: number[] = [];
+  const re = /\b(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b|\bfy\s?'?(\d{2})\b/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const y = m[1] ? Number(m[1]) : 2000 + Number(m[2]);
+    out.push(y);
+  }
+  return out;
+}
+
+function yearSpan(text: string): { startYear: number; endYear: number } | null {
+  const re =
+    /(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s*(?:-|–|—|to|through|thru|and|until|vs\.?|versus)\s*(?:the\s+)?(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})/i;
+  const m = re.exec(text);
+  if (!m) return null;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  return a < b ? { startYear: a, endYear: b } : { startYear: b, endYear: a };
+}
+
+function rounding(text: string): number | undefined {
+  const m =
+    /round(?:ed|ing)?\s+(?:your\s+)?(?:answer\s+|the\s+answer\s+|it\s+)?(?:to\s+)?(?:the\s+)?(\w+)\s+decimal/.exec(
+      text,
+    );
+  if (m) return num(m[1]!);
+  if (/(?:nearest\s+)?(?:whole number|integer)/.test(text) && /round/.test(text)) return 0;
+  const m2 = /(\w+)\s+decimal places?/.exec(text);
+  if (m2) return num(m2[1]!);
+  return undefined;
+}
+
+function statementPreference(text: string): z.infer<typeof StatementKindSchema> | undefined {
+  const mentions = new Set<string>();
+  if (/cash flows? statement|statement of cash flows?|cash flow statement/.test(text))
+    mentions.add('cash_flow');
+  if (/balance sheet|statement of financial position|financial condition/.test(text))
+    mentions.add('balance');
+  if (
+    /income statement|statement of income|statement of operations|p&l|profit and loss|statement of earnings/.test(
+      text,
+    )
+  )
+    mentions.add('income');
+  if (mentions.size !== 1) return undefined;
+  return [...mentions][0] as z.infer<typeof StatementKindSchema>;
+}
+
+const UNSUPPORTED_AUX = /^(?:is|are|was|were|does|do|did|has|have|can|could|should|will|would)\b/;
+const NON_GAAP =
+  /(?<!un)adjusted|non[- ]gaap|pro forma|organic|constant currency|excluding|segment|per employee|per store|same[- ]store|comparable sales|guidance|outlook|expected/;
+
+function unsupported(reason: string): ParsedQuestion {
+  return { kind: 'unsupported', aggregate: { kind: 'single' }, confidence: 0, reason };
+}
+
+/**
+ * Map a question to a catalog metric or formula, a period and a requested unit, with
+ * regular rules only. Anything it cannot map with confidence is 'unsupported': that sends
+ * the question to a person, which is the right outcome for an unclear request.
+ */
+export function parseQuestion(question: string): ParsedQuestion {
+  const text = question.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
+  const defIdx = text.search(/\b(?:is|are)?\s*defined as\b|\bdefine [^.?]* as\b|\bdefinition\b/);
+  const main = defIdx >= 0 ? text.slice(0, defIdx) : text;
+  const definition =
+    defIdx >= 0
+      ? (text
+          .slice(defIdx)
+          .split(/(?<=\.)\s(?=round|answer|base|provide|respond|calculate|using)/)[0] ?? '')
+      : '';
+  const firstSentence = main.split(/\?\s/)[0] ?? main;
+  if (UNSUPPORTED_AUX.test(text) && !/\b(?:calculate|compute)\b/.test(text)) {
+    return unsupported('yes/no or qualitative question');
+  }
+  if (
+    /^(?:what|which) (?:drove|are the|were the|is the reason|caused|factors)|\bwhy\b|\bexplain\b|\bdescribe\b|\bsummar/.test(
+      firstSentence,
+    ) &&
+    !/\b(?:calculate|compute)\b/.test(text)
+  ) {
+    return unsupported('qualitative question');
+  }
+  if (
+    /^which\b|\bamong\b|\bcompare|\blargest\b|\bsmallest\b|\bhighest\b|\blowest\b|\bmost\b/.test(
+      firstSentence,
+    )
+  ) {
+    return unsupported('comparison or ranking question');
+  }
+  if (NON_GAAP.test(main)) return unsupported('non-GAAP, segment or forward-looking figure');
+
+  const requestedScale = parseRequestedScale(text) ?? undefined;
+  const roundingDp = rounding(text);
+  const preferStatement = statementPreference(text);
+  const span = yearSpan(main);
+  const years = fiscalYears(main);
+  const quarterMatch = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(main);
+
+  // Formula?
+  let formulaId: string | undefined;
+  let conf = 0.95;
+  const fp = FORMULA_PHRASES.find((p) => p.re.test(main));
+  if (fp) {
+    if (definition) {
+      const ok = fp.ids.find((id) => {
+        const f = getFormula(id)!;
+        if (f.definitionMustMention && !f.definitionMustMention.every((re) => re.test(definition)))
+          return false;
+        if (f.definitionMustNotMention?.some((re) => re.test(definition))) return false;
+        if (f.usesAverage !== /\baverage\b|\bavg\b|\bmean\b/.test(definition)) return false;
+        return true;
+      });
+      if (!ok)
+        return unsupported(
+          `the question's definition of ${getFormula(fp.ids[0]!)!.name} differs from the catalog formula`,
+        );
+      formulaId = ok;
+      conf = 0.97;
+    } else {
+      formulaId = fp.ids[0];
+      conf = fp.undefinedConfidence;
+    }
+  }
+
+  let aggregate: Aggregate = { kind: 'single' };
+  if (/\bcagr\b|compound(?:ed)? annual growth/.test(main)) {
+    if (!span) return unsupported('CAGR without a start and end year');
+    aggregate = { kind: 'cagr', ...span };
+  } else if (
+    /\baverage\b|\bmean\b/.test(main) &&
+    span &&
+    !/average (?:pp&?e|inventor|total assets|assets|equity|receivable|payable)/.test(main)
+  ) {
+    const n = /(\w+)[- ]year average/.exec(main);
+    const count = n ? num(n[1]!) : undefined;
+    if (count !== undefined && count !== span.endYear - span.startYear + 1)
+      return unsupported('year count and span disagree');
+    aggregate = { kind: 'average', ...span };
+  } else if (
+    /\bchanged?\b|\bdifference\b/.test(main) &&
+    span &&
+    !formulaId?.startsWith('working')
+  ) {
+    aggregate = { kind: 'change', ...span };
+  } else if (
+    /\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|year[- ]over[- ]year|\byoy\b/.test(main)
+  ) {
+    if (span) aggregate = { kind: 'growth', ...span };
+    else if (years.length >= 1) {
+      const y = Math.max(...years);
+      aggregate = { kind: 'growth', startYear: y - 1, endYear: y };
+    } else return unsupported('growth without a year');
+  }
+
+  let metricId: string | undefined;
+  if (!formulaId) {
+    const ms = findMetrics(main.replace(/\(in [^)]*\)/g, ' '));
+    if (ms.length === 0) return unsupported('no catalog metric or formula named in the question');
+    if (ms.length > 1) return unsupported(`question names several metrics (${ms.join(', ')})`);
+    metricId = ms[0];
+    if (/\baverage\b/.test(main) && aggregate.kind === 'single')
+      aggregate = { kind: 'average_balance' };
+    conf = 0.95;
+  }
+
+  let period: Period | undefined;
+  if (aggregate.kind === 'single' || aggregate.kind === 'average_balance') {
+    if (years.length === 0) return unsupported('no fiscal year in the question');
+    const distinct = [...new Set(years)];
+    if (distinct.length > 1 && aggregate.kind === 'single' && !span) {
+      return unsupported(`several years (${distinct.join(', ')}) for a single-period figure`);
+    }
+    const fy = span ? span.endYear : distinct[distinct.length - 1]!;
+    period = { fiscalYear: fy };
+    if (quarterMatch) {
+      const q = quarterMatch[1]
+        ? Number(quarterMatch[1])
+        : { first: 1, second: 2, third: 3, fourth: 4 }[quarterMatch[2] as 'first'];
+      period = { fiscalYear: fy, quarter: q };
+    }
+  } else {
+    period = { fiscalYear: aggregate.endYear };
+    if (quarterMatch) return unsupported('multi-period quarterly figures are not supported');
+  }
+
+  let unit: RequestedUnit | undefined;
+  if (formulaId) {
+    const f = getFormula(formulaId)!;
+    unit = f.resultKind === 'money' ? 'USD' : f.resultKind;
+  } else if (metricId) {
+    const m = METRICS.find((x) => x.id === metricId)!;
+    unit =
+      m.kind === 'money'
+        ? 'USD'
+        : m.kind === 'ratio_percent'
+          ? 'percent'
+          : m.kind === 'count'
+            ? 'shares'
+            : 'USD/share';
+  }
+  if (aggregate.kind === 'cagr' || aggregate.kind === 'growth') unit = 'percent';
+
+  return {
+    kind: formulaId ? 'formula' : 'metric',
+    metric: metricId,
+    formula: formulaId,
+    aggregate,
+    period,
+    requestedScale,
+    unit,
+    rounding: roundingDp,
+    preferStatement: formulaId ? undefined : preferStatement,
+    confidence: conf,
+    reason: formulaId ? `formula ${formulaId}` : `metric ${metricId}`,
+  };
+}
