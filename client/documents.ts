@@ -45,9 +45,11 @@ export async function ingestFile(
     args: [{ orgId: opts.orgId, documentId: document.id }],
     taskQueue: deps.taskQueue ?? ANALYSIS_TASK_QUEUE,
     workflowId,
-    // Concurrent uploads of one document share one ingestion; a failed one may be retried.
+    // Concurrent uploads of one document share one running ingestion. A finished one may run
+    // again: the database, not the history, says whether the document is ready, and the
+    // activity returns at once when it is.
     workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   }).catch(async (err: unknown) => {
     if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') return deps.client.workflow.getHandle(workflowId);
     throw err;

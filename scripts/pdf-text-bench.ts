@@ -28,7 +28,8 @@ function parseArgs(argv: string[]): Args {
     const arg = argv[i] ?? '';
     if (arg === '--min-pages-per-second') {
       minPagesPerSecond = Number(argv[++i]);
-      if (!Number.isFinite(minPagesPerSecond)) throw new Error('--min-pages-per-second needs a number');
+      if (!Number.isFinite(minPagesPerSecond))
+        throw new Error('--min-pages-per-second needs a number');
     } else if (arg === '--help' || arg === '-h') {
       console.log('usage: tsx scripts/pdf-text-bench.ts [folder] [--min-pages-per-second N]');
       process.exit(0);
@@ -44,7 +45,9 @@ function parseArgs(argv: string[]): Args {
 async function main(): Promise<void> {
   const { folder, minPagesPerSecond } = parseArgs(process.argv.slice(2));
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-    console.log(`pdf-text-bench: SKIPPED, no folder at ${folder} (pass a folder of PDFs as the first argument)`);
+    console.log(
+      `pdf-text-bench: SKIPPED, no folder at ${folder} (pass a folder of PDFs as the first argument)`,
+    );
     return;
   }
   const files = readdirSync(folder)
@@ -56,7 +59,9 @@ async function main(): Promise<void> {
   }
 
   console.log(`pdf-text-bench: ${files.length} PDFs in ${folder}`);
-  console.log(`${'file'.padEnd(48)} ${'pages'.padStart(6)} ${'seconds'.padStart(8)} ${'pages/s'.padStart(8)}`);
+  console.log(
+    `${'file'.padEnd(48)} ${'pages'.padStart(6)} ${'seconds'.padStart(8)} ${'pages/s'.padStart(8)}`,
+  );
   let totalPages = 0;
   let totalSeconds = 0;
   let failures = 0;
@@ -71,7 +76,8 @@ async function main(): Promise<void> {
       pages = result.pageCount;
     } catch (err) {
       failures++;
-      note = err instanceof PdfTextError ? `  ${err.code}: ${err.message}` : `  ERROR: ${String(err)}`;
+      note =
+        err instanceof PdfTextError ? `  ${err.code}: ${err.message}` : `  ERROR: ${String(err)}`;
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     totalPages += pages;
@@ -91,7 +97,9 @@ async function main(): Promise<void> {
       `failed files: ${failures}  peak RSS: ${(peakRss / 2 ** 20).toFixed(0)} MiB`,
   );
   if (minPagesPerSecond !== undefined && pagesPerSecond < minPagesPerSecond) {
-    console.error(`pdf-text-bench: ${pagesPerSecond.toFixed(1)} pages/second is below the required ${minPagesPerSecond}`);
+    console.error(
+      `pdf-text-bench: ${pagesPerSecond.toFixed(1)} pages/second is below the required ${minPagesPerSecond}`,
+    );
     process.exitCode = 1;
   }
 }

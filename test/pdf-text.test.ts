@@ -4,9 +4,13 @@ import { extractPdfText, PdfTextError, type PdfErrorCode } from '../activities/d
 
 // Fixtures are written by test/fixtures/pdf/make-fixtures.ts.
 const FIXTURES = path.join(__dirname, 'fixtures', 'pdf');
-const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
+const fixture = (name: string): Uint8Array =>
+  new Uint8Array(readFileSync(path.join(FIXTURES, name)));
 
-async function expectPdfError(promise: Promise<unknown>, code: PdfErrorCode): Promise<PdfTextError> {
+async function expectPdfError(
+  promise: Promise<unknown>,
+  code: PdfErrorCode,
+): Promise<PdfTextError> {
   const err = await promise.then(
     () => {
       throw new Error(`expected PdfTextError ${code}, but extraction succeeded`);
@@ -107,12 +111,16 @@ describe('extractPdfText page handling', () => {
   });
 
   it('rejects a fromPage that is not a number', async () => {
-    await expect(extractPdfText(fixture('mixed-pages.pdf'), { fromPage: Number.NaN })).rejects.toThrow(RangeError);
+    await expect(
+      extractPdfText(fixture('mixed-pages.pdf'), { fromPage: Number.NaN }),
+    ).rejects.toThrow(RangeError);
   });
 
   it('reports progress after every page, counted from the start of the document', async () => {
     const calls: Array<[number, number]> = [];
-    await extractPdfText(fixture('mixed-pages.pdf'), { onProgress: (done, total) => calls.push([done, total]) });
+    await extractPdfText(fixture('mixed-pages.pdf'), {
+      onProgress: (done, total) => calls.push([done, total]),
+    });
     expect(calls).toEqual([
       [1, 3],
       [2, 3],
@@ -139,7 +147,11 @@ describe('extractPdfText page handling', () => {
 
   it('leaves the caller’s bytes untouched and accepts a Buffer view into a larger buffer', async () => {
     const file = readFileSync(path.join(FIXTURES, 'mixed-pages.pdf'));
-    const padded = Buffer.concat([Buffer.from('garbage-before'), file, Buffer.from('garbage-after')]);
+    const padded = Buffer.concat([
+      Buffer.from('garbage-before'),
+      file,
+      Buffer.from('garbage-after'),
+    ]);
     const view = padded.subarray(14, 14 + file.length);
     const before = Buffer.from(view);
     const { pages } = await extractPdfText(view);
@@ -179,7 +191,10 @@ describe('extractPdfText errors', () => {
   it('fails with CORRUPT on unparsable bytes', async () => {
     const err = await expectPdfError(extractPdfText(fixture('corrupt.pdf')), 'CORRUPT');
     expect(err.message).toMatch(/could not be parsed/);
-    await expectPdfError(extractPdfText(new TextEncoder().encode('<html><body>not a pdf</body></html>')), 'CORRUPT');
+    await expectPdfError(
+      extractPdfText(new TextEncoder().encode('<html><body>not a pdf</body></html>')),
+      'CORRUPT',
+    );
   });
 
   it('fails with NO_TEXT_LAYER when no page has text', async () => {
@@ -194,7 +209,15 @@ describe('extractPdfText errors', () => {
 });
 
 // A real filing from the shared FinanceBench dev set, when this checkout has it beside it.
-const REAL_PDFS = path.resolve(__dirname, '..', '..', 'shared', 'datasets', 'financebench-dev', 'pdfs');
+const REAL_PDFS = path.resolve(
+  __dirname,
+  '..',
+  '..',
+  'shared',
+  'datasets',
+  'financebench-dev',
+  'pdfs',
+);
 const REAL_10K = path.join(REAL_PDFS, 'BESTBUY_2019_10K.pdf');
 const describeReal = existsSync(REAL_10K) ? describe : describe.skip;
 const realTitle = existsSync(REAL_10K)
@@ -218,8 +241,14 @@ describeReal(realTitle, () => {
     const all = result.pages.flatMap((p) => lines(p.text));
     const amount = String.raw`\$ [\d,]+`;
     const figure = String.raw`(?:\$ )?\(?[\d,.]+\)?`;
-    expect(all).toContainEqual(expect.stringMatching(new RegExp(`^Revenue   ${amount}   ${amount}   ${amount}$`)));
-    expect(all).toContainEqual(expect.stringMatching(new RegExp(`^Interest expense   ${figure}   ${figure}   ${figure}$`)));
-    expect(all).toContainEqual(expect.stringMatching(new RegExp(`^Total assets   ${amount}   ${amount}$`)));
+    expect(all).toContainEqual(
+      expect.stringMatching(new RegExp(`^Revenue   ${amount}   ${amount}   ${amount}$`)),
+    );
+    expect(all).toContainEqual(
+      expect.stringMatching(new RegExp(`^Interest expense   ${figure}   ${figure}   ${figure}$`)),
+    );
+    expect(all).toContainEqual(
+      expect.stringMatching(new RegExp(`^Total assets   ${amount}   ${amount}$`)),
+    );
   });
 });

@@ -312,6 +312,11 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   }
 
   move('HUMAN_REVIEW', validation.reasons.join('; '));
+  // Times first, so no query ever shows an open review without its due and expiry times.
+  const startedAt = Date.now();
+  dueAt = startedAt + (request.review.dueAfterMs ?? DEFAULT_REVIEW_DUE_MS);
+  expiresAt = startedAt + (request.review.expireAfterMs ?? DEFAULT_REVIEW_EXPIRE_MS);
+  const remindEvery = request.review.remindEveryMs ?? DEFAULT_REVIEW_REMIND_EVERY_MS;
   status = 'awaiting_review';
   const pending: AnalysisResult = {
     requestId: request.requestId,
@@ -328,10 +333,6 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   };
   await bookkeeping.storeResult({ result: pending, outcome: 'awaiting_review' });
 
-  const startedAt = Date.now();
-  dueAt = startedAt + (request.review.dueAfterMs ?? DEFAULT_REVIEW_DUE_MS);
-  expiresAt = startedAt + (request.review.expireAfterMs ?? DEFAULT_REVIEW_EXPIRE_MS);
-  const remindEvery = request.review.remindEveryMs ?? DEFAULT_REVIEW_REMIND_EVERY_MS;
   let nextReminder = dueAt;
   while (decision === undefined) {
     const now = Date.now();
@@ -340,16 +341,25 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
     if (decided) break;
     if (Date.now() >= nextReminder && Date.now() < expiresAt) {
       remindersSent += 1;
-      await notify.sendReviewReminder({
-        orgId: request.orgId,
-        requestId: request.requestId,
-        workflowId,
-        reminderNumber: remindersSent,
-        dueAt: new Date(dueAt).toISOString(),
-      });
+      try {
+        await notify.sendReviewReminder({
+          orgId: request.orgId,
+          requestId: request.requestId,
+          workflowId,
+          reminderNumber: remindersSent,
+          dueAt: new Date(dueAt).toISOString(),
+        });
+      } catch (err) {
+        // A broken notification channel must not lose the pending review: keep waiting.
+        log.error('review reminder failed', { workflowId, reminder: remindersSent, error: messageOf(err) });
+      }
       nextReminder += remindEvery;
     }
   }
+  // A decision whose authorization is still running when the review expires wins; once no
+  // decision is in flight, the review closes and the validator refuses late decisions.
+  await condition(() => !decisionInProgress || decision !== undefined);
+  status = 'running';
 
   let final: AnalysisResult;
   if (decision === undefined) {

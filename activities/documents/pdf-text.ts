@@ -82,13 +82,20 @@ function loadRuntime(): Promise<Runtime> {
  * only a fallback because Node 20 flags it as experimental with a warning.
  */
 async function importEsm(url: string): Promise<unknown> {
-  const viaFunction = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+  const viaFunction = new Function('url', 'return import(url)') as (
+    url: string,
+  ) => Promise<unknown>;
   try {
     return await viaFunction(url);
   } catch (err) {
-    const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+    const code =
+      typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
     const mainContextLoader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-    if (typeof code !== 'string' || !code.startsWith('ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING') || !mainContextLoader) {
+    if (
+      typeof code !== 'string' ||
+      !code.startsWith('ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING') ||
+      !mainContextLoader
+    ) {
       throw err;
     }
     const viaMainContext = vm.runInThisContext('(url) => import(url)', {
@@ -101,12 +108,13 @@ async function importEsm(url: string): Promise<unknown> {
 async function importRuntime(): Promise<Runtime> {
   const entry = require.resolve('pdfjs-dist/legacy/build/pdf.mjs');
   const pdfjs = (await importEsm(pathToFileURL(entry).href)) as PdfJsModule;
-  // Node has no web Worker, so pdf.js runs its parser in this thread (its
-  // "fake worker"). Pointing it at the worker module explicitly keeps that
-  // working when this file is bundled or run from another directory.
-  pdfjs.GlobalWorkerOptions.workerSrc = pathToFileURL(
-    path.join(path.dirname(entry), 'pdf.worker.mjs'),
-  ).href;
+  // Node has no web Worker, so pdf.js parses on this thread through its
+  // "fake worker". Loading the worker module up front registers its message
+  // handler on globalThis, so pdf.js never has to resolve a worker URL at
+  // run time (which breaks once this file is bundled or moved).
+  const workerUrl = pathToFileURL(path.join(path.dirname(entry), 'pdf.worker.mjs')).href;
+  await importEsm(workerUrl);
+  pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 
   const packageRoot = path.resolve(path.dirname(entry), '..', '..');
   return {
@@ -217,17 +225,24 @@ async function extractPage(doc: PdfDocument, index: number): Promise<string> {
 function toOpenError(err: unknown): PdfTextError {
   // pdf.js runs in Node's main realm, so under jest its errors are not
   // `instanceof Error` here: recognise them by name.
-  const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+  const name =
+    typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
   if (name === 'PasswordException') {
     return new PdfTextError('PASSWORD_PROTECTED', 'PDF is encrypted and needs a password to open', {
       cause: err,
     });
   }
-  return new PdfTextError('CORRUPT', `PDF could not be parsed: ${errorMessage(err)}`, { cause: err });
+  return new PdfTextError('CORRUPT', `PDF could not be parsed: ${errorMessage(err)}`, {
+    cause: err,
+  });
 }
 
 function errorMessage(err: unknown): string {
-  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') {
+  if (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { message?: unknown }).message === 'string'
+  ) {
     return (err as { message: string }).message;
   }
   return String(err);
@@ -308,7 +323,10 @@ function layoutPage(items: readonly RawTextItem[], viewportTransform: readonly n
   return blocks.join('\n\n');
 }
 
-function placeRun(item: RawTextItem, vt: readonly number[]): { direction: number; run: Run } | undefined {
+function placeRun(
+  item: RawTextItem,
+  vt: readonly number[],
+): { direction: number; run: Run } | undefined {
   const t = item.transform;
   const [a0 = 0, b0 = 0, c0 = 0, d0 = 0, e0 = 0, f0 = 0] = t;
   const [va = 1, vb = 0, vc = 0, vd = 1, ve = 0, vf = 0] = vt;
@@ -402,7 +420,11 @@ function layoutRuns(runs: Run[], blankLines: boolean): string {
   for (const line of lines) {
     const text = renderLine(line.runs);
     if (text === '') continue;
-    if (blankLines && previous && line.y - previous.y > BLANK_LINE_GAP * Math.max(line.size, previous.size)) {
+    if (
+      blankLines &&
+      previous &&
+      line.y - previous.y > BLANK_LINE_GAP * Math.max(line.size, previous.size)
+    ) {
       out.push('');
     }
     out.push(text);
@@ -471,12 +493,14 @@ function lineOverlap(line: Line, run: Run): number {
 }
 
 /** Amounts, percentages, years, footnote-free placeholders ("—") and bare currency signs. */
-const NUMBERISH = /^(?:\(?\$ ?)?\(?[-+]?\$?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^\(?\.\d+\)?%?$|^[-–—]+%?$|^\(?\$$|^[)%]+$/;
+const NUMBERISH =
+  /^(?:\(?\$ ?)?\(?[-+]?\$?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^\(?\.\d+\)?%?$|^[-–—]+%?$|^\(?\$$|^[)%]+$/;
 const ENDS_WITH_NUMBER = /\d[.,]?$|\d\)$/;
 const CURRENCY = /^\(?\$$/;
 /** The end of an amount: a digit, a closing parenthesis of a negative, a percent sign. */
 const AMOUNT_END = /(?:\d|\d\)|\)|%)$/;
 const BULLET = /^[•◦▪▫●○■□‣∙·➢►✓-]$/;
+const CHECKBOX = /^[☐☑☒]$/;
 
 function renderLine(runs: Run[]): string {
   runs.sort((p, q) => p.x - q.x);
@@ -513,7 +537,8 @@ function separator(prev: Run, next: Run, gap: number, first: boolean): string {
   if (/^[)%]/.test(nextText) && ENDS_WITH_NUMBER.test(prevText)) {
     // Some tables set the closing sign of every cell in a column of its own a
     // little to the right; it still belongs to the figure.
-    const detached = /^%\)?$/.test(nextText) || (/^\)%?$/.test(nextText) && unbalancedParen(prevText));
+    const detached =
+      /^%\)?$/.test(nextText) || (/^\)%?$/.test(nextText) && unbalancedParen(prevText));
     if (gap < (detached ? DETACHED_CLOSER_GAP : CLOSER_GAP)) return '';
   }
   if (prevText === '(' && /^[\d$.]/.test(nextText) && gap < CLOSER_GAP) return '';
@@ -525,9 +550,14 @@ function separator(prev: Run, next: Run, gap: number, first: boolean): string {
   if (first && BULLET.test(prevText) && gap > TOUCH_GAP) return ' ';
 
   const columnGap =
-    prevNumber && nextNumber ? NUMBERS_COLUMN_GAP : prevNumber || nextNumber ? NUMBER_COLUMN_GAP : TEXT_COLUMN_GAP;
+    prevNumber && nextNumber
+      ? NUMBERS_COLUMN_GAP
+      : prevNumber || nextNumber
+        ? NUMBER_COLUMN_GAP
+        : TEXT_COLUMN_GAP;
   if (gap >= columnGap) return COLUMN_SEPARATOR;
-  if (prev.spaceAfter || next.spaceBefore) return ' ';
+  // Form check boxes are drawn tight against their caption.
+  if (prev.spaceAfter || next.spaceBefore || CHECKBOX.test(prevText)) return ' ';
   if (gap <= TOUCH_GAP) return '';
   return ' ';
 }

@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { ingestFile } from '../client/documents';
+import { getDocument, loadPages, searchChunks } from '../db/repositories/documents';
+import { FIXTURES, ORG, SAMPLES, seedOrgs } from './support/fixtures';
+import { createTestDatabase } from './support/database';
+import { startTestWorker, type TestWorker } from './support/worker';
+import type { Database } from '../db/connection';
+
+let database: Database;
+let worker: TestWorker;
+const deps = () => ({ db: database.db, client: worker.client, taskQueue: worker.taskQueue });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedOrgs(database.db);
+  worker = await startTestWorker(database);
+});
+afterAll(async () => {
+  await worker?.stop();
+  await database?.close();
+});
+
+async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
+  const err = await p.catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  const cause = (err as WorkflowFailedError).cause?.cause;
+  expect(cause).toBeInstanceOf(ApplicationFailure);
+  return cause as ApplicationFailure;
+}
+
+describe('document ingestion', () => {
+  it('ingests a PDF with 0-based pages, chunks and full-text search with citations', async () => {
+    const r = await ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', 'statement-table.pdf') });
+    expect(r.ingestion.status).toBe('ready');
+    const pages = await loadPages(database.db, r.document.id);
+    expect(pages.map((p) => p.page)).toEqual([...Array(r.ingestion.pageCount).keys()]);
+    const hits = await searchChunks(database.db, ORG, [r.document.id], 'net revenues', 5);
+    expect(hits.length).toBeGreaterThan(0);
+    const hit = hits[0]!;
+    const page = pages.find((p) => p.page === hit.page)!;
+    expect(page.text.slice(hit.charStart, hit.charEnd)).toBe(hit.quote);
+  });
+
+  it('is idempotent per content hash: the same bytes again are the same document, not re-ingested', async () => {
+    const first = await ingestFile(deps(), { orgId: ORG, path: join(SAMPLES, 'northwind-2024-10k.txt') });
+    const again = await ingestFile(deps(), { orgId: ORG, path: join(SAMPLES, 'northwind-2024-10k.txt'), id: 'another-id' });
+    expect(again.created).toBe(false);
+    expect(again.document.id).toBe(first.document.id);
+    expect(again.ingestion).toMatchObject({ status: 'ready', pageCount: first.ingestion.pageCount, pagesIngested: 0 });
+    expect((await loadPages(database.db, first.document.id)).length).toBe(first.ingestion.pageCount);
+  });
+
+  it('keeps HTML table rows on one line with their cells', async () => {
+    const r = await ingestFile(deps(), { orgId: ORG, path: join(SAMPLES, 'harbor-bank-2024-pillar3.html') });
+    const text = (await loadPages(database.db, r.document.id)).map((p) => p.text).join('\n');
+    expect(text).toContain('Common equity Tier 1 capital ratio   11.6%   11.2%');
+  });
+
+  it.each([
+    ['empty.pdf', 'EmptyDocument'],
+    ['corrupt.pdf', 'CorruptDocument'],
+    ['no-text-layer.pdf', 'NoTextLayer'],
+    ['encrypted-password.pdf', 'PasswordProtected'],
+  ])('refuses %s with %s and leaves nothing half-ingested', async (file, type) => {
+    const failure = await failureOf(ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', file), id: `bad-${file}` }));
+    expect(failure.type).toBe(type);
+    const doc = await getDocument(database.db, ORG, `bad-${file}`);
+    expect(doc).toMatchObject({ status: 'failed', pagesDone: 0 });
+    expect(await loadPages(database.db, `bad-${file}`)).toEqual([]);
+  });
+
+  it('opens a PDF encrypted with an empty password', async () => {
+    const r = await ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', 'encrypted-empty-password.pdf') });
+    expect(r.ingestion.pageCount).toBeGreaterThan(0);
+  });
+
+  it('refuses an unsupported file type before storing anything', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-'));
+    writeFileSync(join(dir, 'x.docx'), 'PK');
+    await expect(ingestFile(deps(), { orgId: ORG, path: join(dir, 'x.docx') })).rejects.toMatchObject({ name: 'InvalidRequestError' });
+  });
+});
