@@ -1,4 +1,10 @@
-import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowHandle,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   ANALYSIS_TASK_QUEUE,
@@ -67,7 +73,8 @@ export class AnalysisClient {
       });
       return { workflowId, started: true };
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        return { workflowId, started: false };
       throw err;
     }
   }
@@ -92,23 +99,33 @@ export class AnalysisClient {
       }
       const view = await handle.query(stateQuery).catch(() => null);
       if (view && (view.status === 'awaiting_review' || view.status === 'completed')) return view;
-      if (Date.now() > deadline) throw new Error(`Analysis ${requestId} did not settle within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`Analysis ${requestId} did not settle within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
   /** Sends a reviewer's decision; refusals come back as ReviewRefusedError with the failure type. */
-  async review(orgId: string, requestId: string, decision: ReviewDecisionInput): Promise<ReviewAck> {
+  async review(
+    orgId: string,
+    requestId: string,
+    decision: ReviewDecisionInput,
+  ): Promise<ReviewAck> {
     const parsed = ReviewDecisionSchema.safeParse(decision);
     if (!parsed.success) throw InvalidRequestError.fromZod('review decision', parsed.error);
     try {
-      return await this.handle(orgId, requestId).executeUpdate(reviewUpdate, { args: [parsed.data] });
+      return await this.handle(orgId, requestId).executeUpdate(reviewUpdate, {
+        args: [parsed.data],
+      });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
         throw new ReviewRefusedError(err.cause.type ?? 'ReviewRefused', err.cause.message);
       }
       if (err instanceof WorkflowNotFoundError) {
-        throw new ReviewRefusedError('ReviewNotOpen', `No open review for ${requestId}: ${err.message}`);
+        throw new ReviewRefusedError(
+          'ReviewNotOpen',
+          `No open review for ${requestId}: ${err.message}`,
+        );
       }
       throw err;
     }

@@ -3,7 +3,12 @@ import { basename, extname } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connection';
 import { storeDocument, type StoredDocument } from '../db/repositories/documents';
-import { INGESTION_WORKFLOW, IngestResultSchema, ingestionWorkflowId, type IngestResult } from '../workflows/ingestion.contract';
+import {
+  INGESTION_WORKFLOW,
+  IngestResultSchema,
+  ingestionWorkflowId,
+  type IngestResult,
+} from '../workflows/ingestion.contract';
 import { ANALYSIS_TASK_QUEUE } from '../workflows/analysis.contract';
 import { InvalidRequestError } from './errors';
 
@@ -16,7 +21,12 @@ const MIME_BY_EXT: Record<string, string> = {
 };
 
 export function documentIdFromFilename(path: string): string {
-  return basename(path, extname(path)).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'document';
+  return (
+    basename(path, extname(path))
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 128) || 'document'
+  );
 }
 
 /**
@@ -29,7 +39,10 @@ export async function ingestFile(
 ): Promise<{ document: StoredDocument; created: boolean; ingestion: IngestResult }> {
   const mimeType = MIME_BY_EXT[extname(opts.path).toLowerCase()];
   if (!mimeType) {
-    throw new InvalidRequestError(`Unsupported file type ${extname(opts.path) || '(none)'}; supported: ${Object.keys(MIME_BY_EXT).join(', ')}`, [{ path: 'path', message: 'unsupported type' }]);
+    throw new InvalidRequestError(
+      `Unsupported file type ${extname(opts.path) || '(none)'}; supported: ${Object.keys(MIME_BY_EXT).join(', ')}`,
+      [{ path: 'path', message: 'unsupported type' }],
+    );
   }
   const bytes = readFileSync(opts.path);
   const { document, created } = await storeDocument(deps.db, {
@@ -41,19 +54,22 @@ export async function ingestFile(
     bytes,
   });
   const workflowId = ingestionWorkflowId(opts.orgId, document.id);
-  const handle = await deps.client.workflow.start(INGESTION_WORKFLOW, {
-    args: [{ orgId: opts.orgId, documentId: document.id }],
-    taskQueue: deps.taskQueue ?? ANALYSIS_TASK_QUEUE,
-    workflowId,
-    // Concurrent uploads of one document share one running ingestion. A finished one may run
-    // again: the database, not the history, says whether the document is ready, and the
-    // activity returns at once when it is.
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-  }).catch(async (err: unknown) => {
-    if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') return deps.client.workflow.getHandle(workflowId);
-    throw err;
-  });
+  const handle = await deps.client.workflow
+    .start(INGESTION_WORKFLOW, {
+      args: [{ orgId: opts.orgId, documentId: document.id }],
+      taskQueue: deps.taskQueue ?? ANALYSIS_TASK_QUEUE,
+      workflowId,
+      // Concurrent uploads of one document share one running ingestion. A finished one may run
+      // again: the database, not the history, says whether the document is ready, and the
+      // activity returns at once when it is.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    })
+    .catch(async (err: unknown) => {
+      if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')
+        return deps.client.workflow.getHandle(workflowId);
+      throw err;
+    });
   const ingestion = IngestResultSchema.parse(await handle.result());
   return { document, created, ingestion };
 }

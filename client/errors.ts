@@ -11,7 +11,10 @@ export class InvalidRequestError extends Error {
   }
   static fromZod(what: string, error: z.ZodError): InvalidRequestError {
     const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    return new InvalidRequestError(`Invalid ${what}: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`, issues);
+    return new InvalidRequestError(
+      `Invalid ${what}: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
+      issues,
+    );
   }
 }
 

@@ -9,7 +9,12 @@ function tlsOptions(cfg: AppConfig) {
   return {
     ...(cfg.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: cfg.TEMPORAL_TLS_SERVER_NAME } : {}),
     ...(cfg.TEMPORAL_TLS_CERT_PATH && cfg.TEMPORAL_TLS_KEY_PATH
-      ? { clientCertPair: { crt: readFileSync(cfg.TEMPORAL_TLS_CERT_PATH), key: readFileSync(cfg.TEMPORAL_TLS_KEY_PATH) } }
+      ? {
+          clientCertPair: {
+            crt: readFileSync(cfg.TEMPORAL_TLS_CERT_PATH),
+            key: readFileSync(cfg.TEMPORAL_TLS_KEY_PATH),
+          },
+        }
       : {}),
   };
 }

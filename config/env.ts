@@ -23,7 +23,10 @@ const EnvSchema = z.object({
   TEMPORAL_API_KEY: z.string().optional(),
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL, e.g. postgres://user:pass@localhost:5432/countersign')
+    .regex(
+      /^postgres(ql)?:\/\//,
+      'a postgres:// URL, e.g. postgres://user:pass@localhost:5432/countersign',
+    )
     .optional(),
   EMBEDDED_DB_DIR: z.string().default('.data/pglite'),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
@@ -46,13 +49,18 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   const result = EnvSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map(
-      (i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`,
+      (i) =>
+        `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`,
     );
-    throw new ConfigError(`Invalid environment; set these variables correctly:\n${lines.join('\n')}`);
+    throw new ConfigError(
+      `Invalid environment; set these variables correctly:\n${lines.join('\n')}`,
+    );
   }
   const cfg = result.data;
   if (cfg.TEMPORAL_TLS_CERT_PATH && !cfg.TEMPORAL_TLS_KEY_PATH) {
-    throw new ConfigError('TEMPORAL_TLS_CERT_PATH is set: also set TEMPORAL_TLS_KEY_PATH (mTLS needs both).');
+    throw new ConfigError(
+      'TEMPORAL_TLS_CERT_PATH is set: also set TEMPORAL_TLS_KEY_PATH (mTLS needs both).',
+    );
   }
   return { ...cfg, embeddedDatabase: cfg.DATABASE_URL === undefined };
 }

@@ -18,7 +18,12 @@ export const TemporalDevConfigSchema = z
     dbFilename: z.string().optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'never']).default('warn'),
     headless: z.boolean().default(false),
-    searchAttributes: z.record(z.string(), z.enum(['Text', 'Keyword', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'])).default({}),
+    searchAttributes: z
+      .record(
+        z.string(),
+        z.enum(['Text', 'Keyword', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList']),
+      )
+      .default({}),
     dynamicConfig: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
@@ -27,19 +32,40 @@ export type TemporalDevConfig = z.infer<typeof TemporalDevConfigSchema>;
 export function loadTemporalDevConfig(path: string): TemporalDevConfig {
   const parsed = TemporalDevConfigSchema.safeParse(parse(readFileSync(path, 'utf8')));
   if (!parsed.success) {
-    throw new Error(`${path} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `${path} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
 
-export function devServerArgs(cfg: TemporalDevConfig, projectRoot: string, overrides: Partial<TemporalDevConfig> = {}): string[] {
+export function devServerArgs(
+  cfg: TemporalDevConfig,
+  projectRoot: string,
+  overrides: Partial<TemporalDevConfig> = {},
+): string[] {
   const c = { ...cfg, ...overrides };
-  const args = ['server', 'start-dev', '--namespace', c.namespace, '--ip', c.ip, '--port', String(c.port), '--ui-port', String(c.uiPort), '--log-level', c.logLevel];
+  const args = [
+    'server',
+    'start-dev',
+    '--namespace',
+    c.namespace,
+    '--ip',
+    c.ip,
+    '--port',
+    String(c.port),
+    '--ui-port',
+    String(c.uiPort),
+    '--log-level',
+    c.logLevel,
+  ];
   if (c.httpPort) args.push('--http-port', String(c.httpPort));
   if (c.metricsPort) args.push('--metrics-port', String(c.metricsPort));
   if (c.dbFilename) args.push('--db-filename', resolve(projectRoot, c.dbFilename));
   if (c.headless) args.push('--headless');
-  for (const [k, t] of Object.entries(c.searchAttributes)) args.push('--search-attribute', `${k}=${t}`);
-  for (const [k, v] of Object.entries(c.dynamicConfig)) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
+  for (const [k, t] of Object.entries(c.searchAttributes))
+    args.push('--search-attribute', `${k}=${t}`);
+  for (const [k, v] of Object.entries(c.dynamicConfig))
+    args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
   return args;
 }

@@ -35,7 +35,11 @@ export async function openDatabase(cfg: AppConfig): Promise<Database> {
   if (url === undefined) {
     const host = '127.0.0.1';
     if (!(await portIsOpen(host, cfg.EMBEDDED_DB_PORT))) {
-      embedded = await startEmbeddedServer({ dataDir: cfg.EMBEDDED_DB_DIR, port: cfg.EMBEDDED_DB_PORT, host });
+      embedded = await startEmbeddedServer({
+        dataDir: cfg.EMBEDDED_DB_DIR,
+        port: cfg.EMBEDDED_DB_PORT,
+        host,
+      });
     }
     url = `postgres://postgres@${host}:${cfg.EMBEDDED_DB_PORT}/postgres?sslmode=disable`;
   }

@@ -7,7 +7,10 @@ import { startEmbeddedServer } from '../db/embedded-server';
  */
 async function main(): Promise<void> {
   const cfg = loadConfig();
-  const server = await startEmbeddedServer({ dataDir: cfg.EMBEDDED_DB_DIR, port: cfg.EMBEDDED_DB_PORT });
+  const server = await startEmbeddedServer({
+    dataDir: cfg.EMBEDDED_DB_DIR,
+    port: cfg.EMBEDDED_DB_PORT,
+  });
   console.log(`ready ${server.url}`);
   const stop = () => void server.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -25,8 +25,20 @@ async function main(argv: string[]): Promise<void> {
       console.log(JSON.stringify({ file: basename(file), ok: true }));
     } catch (err) {
       failed++;
-      const kind = err instanceof DeterminismViolationError ? 'DeterminismViolationError' : err instanceof Error ? err.name : 'Error';
-      console.log(JSON.stringify({ file: basename(file), ok: false, error: kind, message: err instanceof Error ? err.message : String(err) }));
+      const kind =
+        err instanceof DeterminismViolationError
+          ? 'DeterminismViolationError'
+          : err instanceof Error
+            ? err.name
+            : 'Error';
+      console.log(
+        JSON.stringify({
+          file: basename(file),
+          ok: false,
+          error: kind,
+          message: err instanceof Error ? err.message : String(err),
+        }),
+      );
     }
   }
   process.exitCode = failed > 0 ? 1 : 0;

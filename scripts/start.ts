@@ -28,11 +28,11 @@ async function main(): Promise<void> {
   const dataDir = join(PROJECT_ROOT, '.data');
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
-  let worker: ChildProcess | undefined;
+  const children: ChildProcess[] = [];
   const shutdown = async (code: number) => {
-    if (worker && worker.exitCode === null) {
-      worker.kill('SIGTERM');
-      await new Promise((r) => worker?.once('exit', r));
+    for (const child of children.filter((c) => c.exitCode === null)) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
     }
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     process.exit(code);
@@ -47,7 +47,9 @@ async function main(): Promise<void> {
     const server = await startDevServer({}, join(dataDir, 'temporal-dev.log'));
     stops.push(server.stop);
     uiUrl = server.uiUrl;
-    console.log(`Temporal dev server ${server.startedHere ? 'started' : 'reused'} at ${server.address}`);
+    console.log(
+      `Temporal dev server ${server.startedHere ? 'started' : 'reused'} at ${server.address}`,
+    );
   }
 
   // 2. Database: DATABASE_URL, else embedded PGlite served over the wire protocol.
@@ -55,23 +57,50 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     let embedded: EmbeddedServer | undefined;
     if (!(await portOpen('127.0.0.1', cfg.EMBEDDED_DB_PORT))) {
-      embedded = await startEmbeddedServer({ dataDir: join(PROJECT_ROOT, cfg.EMBEDDED_DB_DIR), port: cfg.EMBEDDED_DB_PORT });
+      embedded = await startEmbeddedServer({
+        dataDir: join(PROJECT_ROOT, cfg.EMBEDDED_DB_DIR),
+        port: cfg.EMBEDDED_DB_PORT,
+      });
       stops.push(embedded.stop);
     }
     databaseUrl = `postgres://postgres@127.0.0.1:${cfg.EMBEDDED_DB_PORT}/postgres?sslmode=disable`;
-    console.log(`Embedded PostgreSQL (PGlite) ${embedded ? 'started' : 'reused'} at 127.0.0.1:${cfg.EMBEDDED_DB_PORT}, data in ${cfg.EMBEDDED_DB_DIR}`);
+    console.log(
+      `Embedded PostgreSQL (PGlite) ${embedded ? 'started' : 'reused'} at 127.0.0.1:${cfg.EMBEDDED_DB_PORT}, data in ${cfg.EMBEDDED_DB_DIR}`,
+    );
   }
-  const database = await openDatabase({ ...cfg, DATABASE_URL: databaseUrl, embeddedDatabase: false, DB_POOL_SIZE: 2 });
+  const database = await openDatabase({
+    ...cfg,
+    DATABASE_URL: databaseUrl,
+    embeddedDatabase: false,
+    DB_POOL_SIZE: 2,
+  });
   stops.push(database.close);
   await runMigrations(database.db);
   await ensureOrganization(database.db, { id: DEMO_ORG, name: 'Demo Org' });
-  await ensureUser(database.db, { id: 'demo-reviewer', email: 'reviewer@demo.example', displayName: 'Demo Reviewer', orgId: DEMO_ORG, roles: ['reviewer'], apiToken: 'demo-reviewer-token' });
+  await ensureUser(database.db, {
+    id: 'demo-reviewer',
+    email: 'reviewer@demo.example',
+    displayName: 'Demo Reviewer',
+    orgId: DEMO_ORG,
+    roles: ['reviewer'],
+    apiToken: 'demo-reviewer-token',
+  });
 
   // 3. The worker, as its own process, like in production.
-  worker = spawn(process.execPath, [require.resolve('tsx/cli'), join(PROJECT_ROOT, 'worker.ts')], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: cfg.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: cfg.TEMPORAL_NAMESPACE },
-  });
+  const worker = spawn(
+    process.execPath,
+    [require.resolve('tsx/cli'), join(PROJECT_ROOT, 'worker.ts')],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        TEMPORAL_ADDRESS: cfg.TEMPORAL_ADDRESS,
+        TEMPORAL_NAMESPACE: cfg.TEMPORAL_NAMESPACE,
+      },
+    },
+  );
+  children.push(worker);
   worker.once('exit', (code) => {
     if (code !== 0 && code !== null) console.error(`worker exited with code ${code}`);
   });
@@ -80,37 +109,88 @@ async function main(): Promise<void> {
   const client = await connectClient(cfg);
   const analysis = new AnalysisClient(client, cfg.TEMPORAL_TASK_QUEUE);
   const deps = { db: database.db, client, taskQueue: cfg.TEMPORAL_TASK_QUEUE };
-  for (const [file, docType] of [['northwind-2024-10k.txt', '10-K'], ['harbor-bank-2024-pillar3.html', 'Pillar 3']] as const) {
-    const { document, ingestion } = await ingestFile(deps, { orgId: DEMO_ORG, path: join(SAMPLES, file), docType });
+  for (const [file, docType] of [
+    ['northwind-2024-10k.txt', '10-K'],
+    ['harbor-bank-2024-pillar3.html', 'Pillar 3'],
+  ] as const) {
+    const { document, ingestion } = await ingestFile(deps, {
+      orgId: DEMO_ORG,
+      path: join(SAMPLES, file),
+      docType,
+    });
     console.log(`ingested ${document.id}: ${ingestion.pageCount} pages`);
   }
   const run = `${Date.now()}`;
   const requests: AnalysisRequestInput[] = [
-    { requestId: `extraction-${run}`, orgId: DEMO_ORG, docIds: ['northwind-2024-10k'], queryType: 'extract_metric', queryText: 'What is the FY2024 net sales (in USD millions)?' },
-    { requestId: `derived-${run}`, orgId: DEMO_ORG, docIds: ['northwind-2024-10k'], queryType: 'extract_metric', queryText: 'What is the FY2024 gross margin? Answer in percent rounded to one decimal place.' },
     {
-      requestId: `chain-${run}`, orgId: DEMO_ORG, docIds: ['northwind-2024-10k'], queryType: 'summarize', queryText: 'Summarise liquidity and any control weaknesses',
+      requestId: `extraction-${run}`,
+      orgId: DEMO_ORG,
+      docIds: ['northwind-2024-10k'],
+      queryType: 'extract_metric',
+      queryText: 'What is the FY2024 net sales (in USD millions)?',
+    },
+    {
+      requestId: `derived-${run}`,
+      orgId: DEMO_ORG,
+      docIds: ['northwind-2024-10k'],
+      queryType: 'extract_metric',
+      queryText: 'What is the FY2024 gross margin? Answer in percent rounded to one decimal place.',
+    },
+    {
+      requestId: `chain-${run}`,
+      orgId: DEMO_ORG,
+      docIds: ['northwind-2024-10k'],
+      queryType: 'summarize',
+      queryText: 'Summarise liquidity and any control weaknesses',
       analyticalStepsDefined: true,
       analyticalSteps: [
-        { tool: 'retrieve_context', purpose: 'Find the liquidity discussion', params: { query: 'liquidity capital resources' } },
-        { tool: 'flag_disclosure', purpose: 'Material weakness or going concern?', params: { topics: ['material_weakness', 'going_concern'] } },
+        {
+          tool: 'retrieve_context',
+          purpose: 'Find the liquidity discussion',
+          params: { query: 'liquidity capital resources' },
+        },
+        {
+          tool: 'flag_disclosure',
+          purpose: 'Material weakness or going concern?',
+          params: { topics: ['material_weakness', 'going_concern'] },
+        },
       ],
     },
-    { requestId: `compliance-${run}`, orgId: DEMO_ORG, docIds: ['harbor-bank-2024-pillar3'], queryType: 'compliance_assessment', queryText: 'Does Harbor Community Bank meet the Basel III minima and buffers?', framework: 'basel_iii' },
-    { requestId: `risk-${run}`, orgId: DEMO_ORG, docIds: ['northwind-2024-10k'], queryType: 'risk_flag', queryText: 'Flag going concern, restatement, litigation and liquidity risks' },
+    {
+      requestId: `compliance-${run}`,
+      orgId: DEMO_ORG,
+      docIds: ['harbor-bank-2024-pillar3'],
+      queryType: 'compliance_assessment',
+      queryText: 'Does Harbor Community Bank meet the Basel III minima and buffers?',
+      framework: 'basel_iii',
+    },
+    {
+      requestId: `risk-${run}`,
+      orgId: DEMO_ORG,
+      docIds: ['northwind-2024-10k'],
+      queryType: 'risk_flag',
+      queryText: 'Flag going concern, restatement, litigation and liquidity risks',
+    },
   ];
-  console.log('\nrequest                     path         outcome           confidence  answer / reason');
+  console.log(
+    '\nrequest                     path         outcome           confidence  answer / reason',
+  );
   for (const r of requests) {
     await analysis.start(r);
     const view = await analysis.settle(DEMO_ORG, r.requestId, 120_000);
     const answer = view.result?.answer?.text ?? view.proposedAnswer?.text ?? '';
     const outcome = view.status === 'completed' ? (view.result?.outcome ?? '') : 'awaiting review';
-    const detail = view.status === 'completed' ? answer.split('\n')[0] : (view.validation?.reasons[0] ?? '');
-    console.log(`${r.requestId.padEnd(28)}${(view.path ?? '').padEnd(13)}${outcome.padEnd(18)}${(view.validation?.minConfidence ?? 0).toFixed(2).padEnd(12)}${detail}`);
+    const detail =
+      view.status === 'completed' ? answer.split('\n')[0] : (view.validation?.reasons[0] ?? '');
+    console.log(
+      `${r.requestId.padEnd(28)}${(view.path ?? '').padEnd(13)}${outcome.padEnd(18)}${(view.validation?.minConfidence ?? 0).toFixed(2).padEnd(12)}${detail}`,
+    );
   }
   console.log(`\nTemporal Web UI: ${uiUrl}`);
   console.log(`Filter runs:     CsOrg="${DEMO_ORG}" AND CsState="HUMAN_REVIEW"`);
-  console.log(`Approve one:     npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve --user demo-reviewer --token demo-reviewer-token`);
+  console.log(
+    `Approve one:     npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve --user demo-reviewer --token demo-reviewer-token`,
+  );
   if (exitAfter) return shutdown(0);
   console.log('\nPlatform running (worker, dev server, database). Ctrl-C to stop.');
 }

@@ -17,20 +17,62 @@ async function record(): Promise<void> {
   const env = await startAnalysisEnv();
   try {
     const cases: { name: string; req: AnalysisRequestInput; review?: boolean }[] = [
-      { name: 'extraction-delivered', req: { requestId: 'replay-extraction', orgId: ORG, docIds: [TEN_K], queryType: 'extract_metric', queryText: 'What is the FY2024 net sales (in USD millions)?' } },
-      { name: 'review-approved', req: { requestId: 'replay-review', orgId: ORG, docIds: [TEN_K], queryType: 'extract_metric', queryText: 'What is the FY2024 capital expenditure amount (in USD millions)?' }, review: true },
-      { name: 'compliance-review', req: { requestId: 'replay-compliance', orgId: ORG, docIds: [PILLAR3], queryType: 'compliance_assessment', queryText: 'Basel III?', framework: 'basel_iii' }, review: true },
+      {
+        name: 'extraction-delivered',
+        req: {
+          requestId: 'replay-extraction',
+          orgId: ORG,
+          docIds: [TEN_K],
+          queryType: 'extract_metric',
+          queryText: 'What is the FY2024 net sales (in USD millions)?',
+        },
+      },
+      {
+        name: 'review-approved',
+        req: {
+          requestId: 'replay-review',
+          orgId: ORG,
+          docIds: [TEN_K],
+          queryType: 'extract_metric',
+          queryText: 'What is the FY2024 capital expenditure amount (in USD millions)?',
+        },
+        review: true,
+      },
+      {
+        name: 'compliance-review',
+        req: {
+          requestId: 'replay-compliance',
+          orgId: ORG,
+          docIds: [PILLAR3],
+          queryType: 'compliance_assessment',
+          queryText: 'Basel III?',
+          framework: 'basel_iii',
+        },
+        review: true,
+      },
     ];
     mkdirSync(DIR, { recursive: true });
     for (const c of cases) {
       await env.analysis.start(c.req);
       await env.analysis.settle(ORG, c.req.requestId);
-      if (c.review) await env.analysis.review(ORG, c.req.requestId, { decision: 'approve', reviewer: REVIEWER });
+      if (c.review)
+        await env.analysis.review(ORG, c.req.requestId, {
+          decision: 'approve',
+          reviewer: REVIEWER,
+        });
       await env.analysis.result(ORG, c.req.requestId);
       // The CLI's JSON is the format operators export from production for replay, too.
       const json = execFileSync(process.env.TEMPORAL_CLI ?? 'temporal', [
-        'workflow', 'show', '--workflow-id', analysisWorkflowId(ORG, c.req.requestId), '--output', 'json',
-        '--address', process.env.TEMPORAL_ADDRESS ?? '', '--namespace', process.env.TEMPORAL_NAMESPACE ?? '',
+        'workflow',
+        'show',
+        '--workflow-id',
+        analysisWorkflowId(ORG, c.req.requestId),
+        '--output',
+        'json',
+        '--address',
+        process.env.TEMPORAL_ADDRESS ?? '',
+        '--namespace',
+        process.env.TEMPORAL_NAMESPACE ?? '',
       ]);
       writeFileSync(join(DIR, `analysis-${c.name}.json`), json);
     }
@@ -45,18 +87,41 @@ describe('replay of recorded analysis histories', () => {
   });
 
   it('replays every recorded history (delivered, reviewed, compliance) without nondeterminism', async () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
-    expect(files).toEqual(['analysis-compliance-review.json', 'analysis-extraction-delivered.json', 'analysis-review-approved.json']);
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
+    expect(files).toEqual([
+      'analysis-compliance-review.json',
+      'analysis-extraction-delivered.json',
+      'analysis-review-approved.json',
+    ]);
     // Replayed by the operator's replay command in its own process (protobufjs' type
     // registry does not survive jest's module sandbox), against the same bundle CI tests.
-    const out = spawnSync(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '..', 'scripts', 'replay.ts'), '--bundle', process.env.CS_TEST_WORKFLOW_BUNDLE ?? '', ...files.map((f) => join(DIR, f))], { encoding: 'utf8' });
-    const lines = out.stdout.split('\n').filter((l) => l.startsWith('{"file"')).map((l) => JSON.parse(l) as { file: string; ok: boolean; error?: string });
+    const out = spawnSync(
+      process.execPath,
+      [
+        require.resolve('tsx/cli'),
+        join(__dirname, '..', 'scripts', 'replay.ts'),
+        '--bundle',
+        process.env.CS_TEST_WORKFLOW_BUNDLE ?? '',
+        ...files.map((f) => join(DIR, f)),
+      ],
+      { encoding: 'utf8' },
+    );
+    const lines = out.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{"file"'))
+      .map((l) => JSON.parse(l) as { file: string; ok: boolean; error?: string });
     expect(lines).toEqual(files.map((file) => ({ file, ok: true })));
     expect(out.status).toBe(0);
   });
 
   it('detects a nondeterministic change: a history whose activity order differs fails replay', () => {
-    const original = JSON.parse(readFileSync(join(DIR, 'analysis-extraction-delivered.json'), 'utf8')) as { events: { activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }[] };
+    const original = JSON.parse(
+      readFileSync(join(DIR, 'analysis-extraction-delivered.json'), 'utf8'),
+    ) as {
+      events: { activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }[];
+    };
     const scheduled = original.events.filter((e) => e.activityTaskScheduledEventAttributes);
     // Pretend the recorded run called a different activity first: the code must refuse it.
     const first = scheduled[0]?.activityTaskScheduledEventAttributes?.activityType;
@@ -64,8 +129,20 @@ describe('replay of recorded analysis histories', () => {
     if (first) first.name = 'retrieve_context';
     const tampered = join(mkdtempSync(join(tmpdir(), 'cs-replay-')), 'tampered.json');
     writeFileSync(tampered, JSON.stringify(original));
-    const out = spawnSync(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '..', 'scripts', 'replay.ts'), '--bundle', process.env.CS_TEST_WORKFLOW_BUNDLE ?? '', tampered], { encoding: 'utf8' });
-    expect(JSON.parse(out.stdout.split('\n').find((l) => l.startsWith('{"file"')) ?? 'null')).toMatchObject({ file: 'tampered.json', ok: false, error: 'DeterminismViolationError' });
+    const out = spawnSync(
+      process.execPath,
+      [
+        require.resolve('tsx/cli'),
+        join(__dirname, '..', 'scripts', 'replay.ts'),
+        '--bundle',
+        process.env.CS_TEST_WORKFLOW_BUNDLE ?? '',
+        tampered,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(
+      JSON.parse(out.stdout.split('\n').find((l) => l.startsWith('{"file"')) ?? 'null'),
+    ).toMatchObject({ file: 'tampered.json', ok: false, error: 'DeterminismViolationError' });
     expect(out.status).toBe(1);
   });
 });

@@ -23,9 +23,9 @@ describe('analysis state machine', () => {
     expect(() => assertTransition(from, to)).not.toThrow();
   });
 
-  const refused = ANALYSIS_STATES.flatMap((from) => ANALYSIS_STATES.map((to) => [from, to] as [AnalysisState, AnalysisState])).filter(
-    ([f, t]) => !allowed.some(([a, b]) => a === f && b === t),
-  );
+  const refused = ANALYSIS_STATES.flatMap((from) =>
+    ANALYSIS_STATES.map((to) => [from, to] as [AnalysisState, AnalysisState]),
+  ).filter(([f, t]) => !allowed.some(([a, b]) => a === f && b === t));
 
   it('has exactly the six transitions of the specification', () => {
     const count = Object.values(ALLOWED_TRANSITIONS).reduce((n, list) => n + list.length, 0);
@@ -57,7 +57,14 @@ describe('analysis state machine', () => {
     m.moveTo('EXECUTE_STEP');
     m.moveTo('VALIDATE_OUTPUT');
     m.moveTo('DELIVER');
-    expect(m.trail).toEqual(['RECEIVE_TASK', 'PLAN', 'EXECUTE_STEP', 'EXECUTE_STEP', 'VALIDATE_OUTPUT', 'DELIVER']);
+    expect(m.trail).toEqual([
+      'RECEIVE_TASK',
+      'PLAN',
+      'EXECUTE_STEP',
+      'EXECUTE_STEP',
+      'VALIDATE_OUTPUT',
+      'DELIVER',
+    ]);
     expect(() => m.moveTo('HUMAN_REVIEW')).toThrow(/terminal/);
   });
 });

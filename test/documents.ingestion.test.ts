@@ -34,7 +34,10 @@ async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
 
 describe('document ingestion', () => {
   it('ingests a PDF with 0-based pages, chunks and full-text search with citations', async () => {
-    const r = await ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', 'statement-table.pdf') });
+    const r = await ingestFile(deps(), {
+      orgId: ORG,
+      path: join(FIXTURES, 'pdf', 'statement-table.pdf'),
+    });
     expect(r.ingestion.status).toBe('ready');
     const pages = await loadPages(database.db, r.document.id);
     expect(pages.map((p) => p.page)).toEqual([...Array(r.ingestion.pageCount).keys()]);
@@ -46,16 +49,32 @@ describe('document ingestion', () => {
   });
 
   it('is idempotent per content hash: the same bytes again are the same document, not re-ingested', async () => {
-    const first = await ingestFile(deps(), { orgId: ORG, path: join(SAMPLES, 'northwind-2024-10k.txt') });
-    const again = await ingestFile(deps(), { orgId: ORG, path: join(SAMPLES, 'northwind-2024-10k.txt'), id: 'another-id' });
+    const first = await ingestFile(deps(), {
+      orgId: ORG,
+      path: join(SAMPLES, 'northwind-2024-10k.txt'),
+    });
+    const again = await ingestFile(deps(), {
+      orgId: ORG,
+      path: join(SAMPLES, 'northwind-2024-10k.txt'),
+      id: 'another-id',
+    });
     expect(again.created).toBe(false);
     expect(again.document.id).toBe(first.document.id);
-    expect(again.ingestion).toMatchObject({ status: 'ready', pageCount: first.ingestion.pageCount, pagesIngested: 0 });
-    expect((await loadPages(database.db, first.document.id)).length).toBe(first.ingestion.pageCount);
+    expect(again.ingestion).toMatchObject({
+      status: 'ready',
+      pageCount: first.ingestion.pageCount,
+      pagesIngested: 0,
+    });
+    expect((await loadPages(database.db, first.document.id)).length).toBe(
+      first.ingestion.pageCount,
+    );
   });
 
   it('keeps HTML table rows on one line with their cells', async () => {
-    const r = await ingestFile(deps(), { orgId: ORG, path: join(SAMPLES, 'harbor-bank-2024-pillar3.html') });
+    const r = await ingestFile(deps(), {
+      orgId: ORG,
+      path: join(SAMPLES, 'harbor-bank-2024-pillar3.html'),
+    });
     const text = (await loadPages(database.db, r.document.id)).map((p) => p.text).join('\n');
     expect(text).toContain('Common equity Tier 1 capital ratio   11.6%   11.2%');
   });
@@ -66,7 +85,9 @@ describe('document ingestion', () => {
     ['no-text-layer.pdf', 'NoTextLayer'],
     ['encrypted-password.pdf', 'PasswordProtected'],
   ])('refuses %s with %s and leaves nothing half-ingested', async (file, type) => {
-    const failure = await failureOf(ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', file), id: `bad-${file}` }));
+    const failure = await failureOf(
+      ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', file), id: `bad-${file}` }),
+    );
     expect(failure.type).toBe(type);
     const doc = await getDocument(database.db, ORG, `bad-${file}`);
     expect(doc).toMatchObject({ status: 'failed', pagesDone: 0 });
@@ -74,13 +95,18 @@ describe('document ingestion', () => {
   });
 
   it('opens a PDF encrypted with an empty password', async () => {
-    const r = await ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', 'encrypted-empty-password.pdf') });
+    const r = await ingestFile(deps(), {
+      orgId: ORG,
+      path: join(FIXTURES, 'pdf', 'encrypted-empty-password.pdf'),
+    });
     expect(r.ingestion.pageCount).toBeGreaterThan(0);
   });
 
   it('refuses an unsupported file type before storing anything', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cs-'));
     writeFileSync(join(dir, 'x.docx'), 'PK');
-    await expect(ingestFile(deps(), { orgId: ORG, path: join(dir, 'x.docx') })).rejects.toMatchObject({ name: 'InvalidRequestError' });
+    await expect(
+      ingestFile(deps(), { orgId: ORG, path: join(dir, 'x.docx') }),
+    ).rejects.toMatchObject({ name: 'InvalidRequestError' });
   });
 });

@@ -29,12 +29,19 @@ describe('embedded database end to end', () => {
   let server: ChildProcess;
 
   beforeAll(async () => {
-    const env = { EMBEDDED_DB_DIR: mkdtempSync(join(tmpdir(), 'cs-pglite-')), EMBEDDED_DB_PORT: String(await freePort()) };
+    const env = {
+      EMBEDDED_DB_DIR: mkdtempSync(join(tmpdir(), 'cs-pglite-')),
+      EMBEDDED_DB_PORT: String(await freePort()),
+    };
     // PGlite runs in its own process, as with `npm start`; jest's VM cannot load its WASM module.
-    server = spawn(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '..', 'scripts', 'embedded-db.ts')], {
-      env: { ...process.env, ...env, DATABASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    server = spawn(
+      process.execPath,
+      [require.resolve('tsx/cli'), join(__dirname, '..', 'scripts', 'embedded-db.ts')],
+      {
+        env: { ...process.env, ...env, DATABASE_URL: '' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       server.stdout?.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
       server.once('exit', (code) => reject(new Error(`embedded db exited ${code}`)));
@@ -53,9 +60,18 @@ describe('embedded database end to end', () => {
   });
 
   it('ingests a sample and delivers a cited answer with PGlite as the database', async () => {
-    await ingestFile({ db: database.db, client: worker.client, taskQueue: worker.taskQueue }, { orgId: ORG, path: join(SAMPLES, 'northwind-2024-10k.txt') });
+    await ingestFile(
+      { db: database.db, client: worker.client, taskQueue: worker.taskQueue },
+      { orgId: ORG, path: join(SAMPLES, 'northwind-2024-10k.txt') },
+    );
     const analysis = new AnalysisClient(worker.client, worker.taskQueue);
-    await analysis.start({ requestId: 'embedded-1', orgId: ORG, docIds: ['northwind-2024-10k'], queryType: 'extract_metric', queryText: 'What is the FY2023 net income (in USD millions)?' });
+    await analysis.start({
+      requestId: 'embedded-1',
+      orgId: ORG,
+      docIds: ['northwind-2024-10k'],
+      queryType: 'extract_metric',
+      queryText: 'What is the FY2023 net income (in USD millions)?',
+    });
     const result = await analysis.result(ORG, 'embedded-1');
     expect(result.outcome).toBe('delivered');
     expect(result.answer?.value).toBe('361000000');

@@ -21,7 +21,13 @@ export function analysisWorkflowId(orgId: string, requestId: string): string {
   return `analysis:${orgId}:${requestId}`;
 }
 
-export const ANALYSIS_OUTCOMES = ['delivered', 'approved', 'corrected', 'rejected', 'expired'] as const;
+export const ANALYSIS_OUTCOMES = [
+  'delivered',
+  'approved',
+  'corrected',
+  'rejected',
+  'expired',
+] as const;
 export const AnalysisOutcomeSchema = z.enum(ANALYSIS_OUTCOMES);
 export type AnalysisOutcome = z.infer<typeof AnalysisOutcomeSchema>;
 
@@ -90,7 +96,10 @@ export const stateQuery = defineQuery<AnalysisStateView>('stateQuery');
 export const CsOrg = defineSearchAttributeKey('CsOrg', SearchAttributeType.KEYWORD);
 export const CsState = defineSearchAttributeKey('CsState', SearchAttributeType.KEYWORD);
 export const CsQueryType = defineSearchAttributeKey('CsQueryType', SearchAttributeType.KEYWORD);
-export const CsConfidenceBucket = defineSearchAttributeKey('CsConfidenceBucket', SearchAttributeType.KEYWORD);
+export const CsConfidenceBucket = defineSearchAttributeKey(
+  'CsConfidenceBucket',
+  SearchAttributeType.KEYWORD,
+);
 export const CsOutcome = defineSearchAttributeKey('CsOutcome', SearchAttributeType.KEYWORD);
 
 export function confidenceBucket(c: number): string {

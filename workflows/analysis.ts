@@ -68,7 +68,12 @@ const bookkeeping = proxyActivities<AnalysisActivities>({
 // Notifications a person sees: few attempts, so a broken channel cannot spam.
 const notify = proxyActivities<AnalysisActivities>({
   startToCloseTimeout: '30s',
-  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+  retry: {
+    initialInterval: '5s',
+    backoffCoefficient: 2,
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+  },
 });
 
 // Each tool gets its own timeout and retry limit from the registry.
@@ -105,7 +110,9 @@ function messageOf(err: unknown): string {
 function stableKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : 1,
+    );
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableKey(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -192,13 +199,22 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
       try {
         await bookkeeping.authorizeReviewer({ orgId: request.orgId, userId: d.reviewer.userId });
         const decidedAt = new Date(Date.now()).toISOString();
-        await bookkeeping.recordReviewDecision({ requestId: request.requestId, orgId: request.orgId, decision: d, decidedAt });
+        await bookkeeping.recordReviewDecision({
+          requestId: request.requestId,
+          orgId: request.orgId,
+          decision: d,
+          decidedAt,
+        });
         decision = d;
         return { accepted: true, outcome: outcomeOf(d) };
       } catch (err) {
         decisionInProgress = false;
         if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) {
-          throw ApplicationFailure.create({ type: err.cause.type ?? undefined, message: err.cause.message, nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: err.cause.type ?? undefined,
+            message: err.cause.message,
+            nonRetryable: true,
+          });
         }
         throw err;
       }
@@ -206,21 +222,35 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
     {
       validator: (raw): void => {
         if (status !== 'awaiting_review') {
-          throw ApplicationFailure.create({ type: ErrorType.ReviewNotOpen, message: `No review is open (state ${machine.state}, status ${status})`, nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: ErrorType.ReviewNotOpen,
+            message: `No review is open (state ${machine.state}, status ${status})`,
+            nonRetryable: true,
+          });
         }
         if (decision !== undefined || decisionInProgress) {
-          throw ApplicationFailure.create({ type: ErrorType.ReviewAlreadyDecided, message: 'This review already has a decision', nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: ErrorType.ReviewAlreadyDecided,
+            message: 'This review already has a decision',
+            nonRetryable: true,
+          });
         }
         const check = ReviewDecisionSchema.safeParse(raw);
         if (!check.success) {
           throw ApplicationFailure.create({
             type: ErrorType.InvalidReviewDecision,
-            message: check.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+            message: check.error.issues
+              .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+              .join('; '),
             nonRetryable: true,
           });
         }
         if (check.data.reviewer.orgId !== request.orgId) {
-          throw ApplicationFailure.create({ type: ErrorType.ReviewerNotAuthorized, message: `Reviewer belongs to org ${check.data.reviewer.orgId}, not ${request.orgId}`, nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: ErrorType.ReviewerNotAuthorized,
+            message: `Reviewer belongs to org ${check.data.reviewer.orgId}, not ${request.orgId}`,
+            nonRetryable: true,
+          });
         }
         const known = new Set((proposed?.claims ?? []).map((c) => c.id));
         const unknown = check.data.corrections.filter((c) => !known.has(c.claimId));
@@ -266,7 +296,9 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   const citationChecks = proposed.claims.some((c) => !c.derived && c.citations.length > 0)
     ? parseToolOutput(
         'validate_citation',
-        await TOOLS.validate_citation(parseToolInput('validate_citation', { orgId: request.orgId, claims: proposed.claims })),
+        await TOOLS.validate_citation(
+          parseToolInput('validate_citation', { orgId: request.orgId, claims: proposed.claims }),
+        ),
       ).results
     : [];
   const answerRequired = plan.path === 'extraction';
@@ -282,7 +314,11 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   upsertSearchAttributes([{ key: CsConfidenceBucket, value: confidenceBucket(confidence) }]);
   await audit('validation', validation);
 
-  const finish = async (outcome: AnalysisOutcome, answer: Answer | null, reviewer: ReviewDecision | undefined): Promise<AnalysisResult> => {
+  const finish = async (
+    outcome: AnalysisOutcome,
+    answer: Answer | null,
+    reviewer: ReviewDecision | undefined,
+  ): Promise<AnalysisResult> => {
     const final: AnalysisResult = {
       requestId: request.requestId,
       orgId: request.orgId,
@@ -297,7 +333,11 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
       remindersSent,
     };
     await bookkeeping.storeResult({ result: final, outcome });
-    await audit(`outcome:${outcome}`, { outcome, reviewer: reviewer?.reviewer.userId ?? null }, reviewer ? `user:${reviewer.reviewer.userId}` : 'workflow');
+    await audit(
+      `outcome:${outcome}`,
+      { outcome, reviewer: reviewer?.reviewer.userId ?? null },
+      reviewer ? `user:${reviewer.reviewer.userId}` : 'workflow',
+    );
     upsertSearchAttributes([{ key: CsOutcome, value: outcome }]);
     result = final;
     status = 'completed';
@@ -337,7 +377,10 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   while (decision === undefined) {
     const now = Date.now();
     if (now >= expiresAt) break;
-    const decided = await condition(() => decision !== undefined, Math.max(1, Math.min(nextReminder, expiresAt) - now));
+    const decided = await condition(
+      () => decision !== undefined,
+      Math.max(1, Math.min(nextReminder, expiresAt) - now),
+    );
     if (decided) break;
     if (Date.now() >= nextReminder && Date.now() < expiresAt) {
       remindersSent += 1;
@@ -351,7 +394,11 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
         });
       } catch (err) {
         // A broken notification channel must not lose the pending review: keep waiting.
-        log.error('review reminder failed', { workflowId, reminder: remindersSent, error: messageOf(err) });
+        log.error('review reminder failed', {
+          workflowId,
+          reminder: remindersSent,
+          error: messageOf(err),
+        });
       }
       nextReminder += remindEvery;
     }
@@ -377,16 +424,24 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
 }
 
 /** Binds inputs that depend on earlier steps, runs the tool, degrades on the last failure. */
-async function executeStep(step: PlannedStep, done: StepResult[], cache: Map<string, StepResult>): Promise<StepResult> {
+async function executeStep(
+  step: PlannedStep,
+  done: StepResult[],
+  cache: Map<string, StepResult>,
+): Promise<StepResult> {
   const tool = requireTool(step.tool);
   const input: Record<string, unknown> = { ...step.input };
   if (tool === 'compare_frameworks') {
-    const sources = done.filter((s) => step.observedFromSteps.includes(s.stepId) && s.status === 'ok');
+    const sources = done.filter(
+      (s) => step.observedFromSteps.includes(s.stepId) && s.status === 'ok',
+    );
     const threshold = input.threshold as { metric: string } | undefined;
     // A threshold check compares the answer claim (first claim of its extract step); a
     // framework comparison takes every claim that names a metric.
     input.observed = threshold
-      ? sources.flatMap((s) => s.claims.slice(0, 1)).map((c) => ({ metric: threshold.metric, value: c.value, claimId: c.id }))
+      ? sources
+          .flatMap((s) => s.claims.slice(0, 1))
+          .map((c) => ({ metric: threshold.metric, value: c.value, claimId: c.id }))
       : sources
           .flatMap((s) => s.claims.slice(0, 1))
           .filter((c) => c.metric !== null)
@@ -395,14 +450,29 @@ async function executeStep(step: PlannedStep, done: StepResult[], cache: Map<str
   if (tool === 'generate_summary') {
     input.facts = done
       .filter((s) => step.factsFromSteps.includes(s.stepId))
-      .map((s) => ({ stepId: s.stepId, tool: s.tool, summary: s.summary, confidence: s.confidence }));
+      .map((s) => ({
+        stepId: s.stepId,
+        tool: s.tool,
+        summary: s.summary,
+        confidence: s.confidence,
+      }));
   }
   const base = { stepId: step.id, tool, purpose: step.purpose, cached: false };
   let typedInput: unknown;
   try {
     typedInput = parseToolInput(tool, input);
   } catch (err) {
-    return { ...base, status: 'failed', confidence: 0, summary: `Step could not run: ${messageOf(err)}`, claims: [], citations: [], errorTag: 'invalid_tool_input', error: messageOf(err), output: null };
+    return {
+      ...base,
+      status: 'failed',
+      confidence: 0,
+      summary: `Step could not run: ${messageOf(err)}`,
+      claims: [],
+      citations: [],
+      errorTag: 'invalid_tool_input',
+      error: messageOf(err),
+      output: null,
+    };
   }
   const cacheKey = tool === 'retrieve_context' ? stableKey(typedInput) : null;
   const hit = cacheKey ? cache.get(cacheKey) : undefined;
@@ -430,12 +500,21 @@ async function executeStep(step: PlannedStep, done: StepResult[], cache: Map<str
     if (degradeTo === 'flag_disclosure' && tool === 'extract_metric') {
       const e = typedInput as { orgId: string; docId: string; question: string; metric?: string };
       const terms = (e.metric ? [e.metric.replace(/_/g, ' ')] : []).concat(
-        e.question.split(/[^A-Za-z&]+/).filter((w) => w.length > 4).slice(0, 6),
+        e.question
+          .split(/[^A-Za-z&]+/)
+          .filter((w) => w.length > 4)
+          .slice(0, 6),
       );
       try {
         const fallback = parseToolOutput(
           'flag_disclosure',
-          await TOOLS.flag_disclosure(parseToolInput('flag_disclosure', { orgId: e.orgId, docIds: [e.docId], terms: terms.length ? terms : ['financial'] })),
+          await TOOLS.flag_disclosure(
+            parseToolInput('flag_disclosure', {
+              orgId: e.orgId,
+              docIds: [e.docId],
+              terms: terms.length ? terms : ['financial'],
+            }),
+          ),
         );
         return {
           ...base,
@@ -449,10 +528,30 @@ async function executeStep(step: PlannedStep, done: StepResult[], cache: Map<str
           output: fallback,
         };
       } catch (fallbackErr) {
-        return { ...base, status: 'failed', confidence: 0, summary: `Extraction and its fallback failed: ${error}; ${messageOf(fallbackErr)}`, claims: [], citations: [], errorTag: 'step_failed', error, output: null };
+        return {
+          ...base,
+          status: 'failed',
+          confidence: 0,
+          summary: `Extraction and its fallback failed: ${error}; ${messageOf(fallbackErr)}`,
+          claims: [],
+          citations: [],
+          errorTag: 'step_failed',
+          error,
+          output: null,
+        };
       }
     }
-    return { ...base, status: 'failed', confidence: 0, summary: `Step failed: ${error}`, claims: [], citations: [], errorTag: 'step_failed', error, output: null };
+    return {
+      ...base,
+      status: 'failed',
+      confidence: 0,
+      summary: `Step failed: ${error}`,
+      claims: [],
+      citations: [],
+      errorTag: 'step_failed',
+      error,
+      output: null,
+    };
   }
 }
 
@@ -468,18 +567,25 @@ function dedupeCitations(list: Citation[]): Citation[] {
 
 /** The answer a reader would get: the extracted value (extraction path) or the summary. */
 function composeAnswer(plan: Plan, steps: StepResult[]): Answer {
-  const summaryStep = [...steps].reverse().find((s) => s.tool === 'generate_summary' && s.status === 'ok');
+  const summaryStep = [...steps]
+    .reverse()
+    .find((s) => s.tool === 'generate_summary' && s.status === 'ok');
   const summaryOut = summaryStep?.output as ToolOutput<'generate_summary'> | undefined;
   const okSteps = steps.filter((s) => s.status === 'ok');
   if (plan.path === 'extraction') {
     const extract = steps.find((s) => s.tool === 'extract_metric');
-    const out = extract?.status === 'ok' ? (extract.output as ToolOutput<'extract_metric'>) : undefined;
+    const out =
+      extract?.status === 'ok' ? (extract.output as ToolOutput<'extract_metric'>) : undefined;
     const structured = out?.status === 'structured' && out.value !== null;
     const compare = steps.find((s) => s.tool === 'compare_frameworks' && s.status === 'ok');
     const compareOut = compare?.output as ToolOutput<'compare_frameworks'> | undefined;
-    const verdict = compareOut?.rows[0] ? ` — ${compareOut.rows[0].status} (${compareOut.rows[0].operator} ${compareOut.rows[0].threshold}, margin ${compareOut.rows[0].margin ?? 'n/a'})` : '';
+    const verdict = compareOut?.rows[0]
+      ? ` — ${compareOut.rows[0].status} (${compareOut.rows[0].operator} ${compareOut.rows[0].threshold}, margin ${compareOut.rows[0].margin ?? 'n/a'})`
+      : '';
     return {
-      text: structured ? `${out.answer ?? out.value}${verdict}` : (summaryOut?.text ?? extract?.summary ?? 'No answer'),
+      text: structured
+        ? `${out.answer ?? out.value}${verdict}`
+        : (summaryOut?.text ?? extract?.summary ?? 'No answer'),
       value: structured ? out.value : null,
       unit: structured ? out.unit : null,
       claims: structured ? out.claims : [],
@@ -512,6 +618,9 @@ function applyCorrections(answer: Answer | null, d: ReviewDecision): Answer | nu
     claims,
     value: primary ? primary.value : answer.value,
     unit: primary?.unit ?? answer.unit,
-    text: primary ? `${primary.value} ${primary.unit ?? answer.unit ?? ''}`.trim() + ` (corrected by reviewer: ${d.note ?? ''})` : answer.text,
+    text: primary
+      ? `${primary.value} ${primary.unit ?? answer.unit ?? ''}`.trim() +
+        ` (corrected by reviewer: ${d.note ?? ''})`
+      : answer.text,
   };
 }

@@ -7,7 +7,9 @@ export function ingestionWorkflowId(orgId: string, documentId: string): string {
   return `ingest:${orgId}:${documentId}`;
 }
 
-export const IngestInputSchema = z.object({ orgId: z.string().min(1), documentId: z.string().min(1) }).strict();
+export const IngestInputSchema = z
+  .object({ orgId: z.string().min(1), documentId: z.string().min(1) })
+  .strict();
 export type IngestInput = z.infer<typeof IngestInputSchema>;
 
 export const IngestResultSchema = z.object({

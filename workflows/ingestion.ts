@@ -8,12 +8,21 @@ import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors
 const { ingestDocument } = proxyActivities<ReturnType<typeof createDocumentActivities>>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '60 seconds',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+  retry: {
+    initialInterval: '2s',
+    backoffCoefficient: 2,
+    maximumAttempts: 4,
+    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+  },
 });
 
 /** Turns one uploaded document into searchable pages and chunks. */
 export async function ingestionWorkflow(raw: unknown): Promise<IngestResult> {
   const parsed = IngestInputSchema.safeParse(raw);
-  if (!parsed.success) throw permanentFailure(ErrorType.InvalidRequest, `Invalid ingestion input: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw permanentFailure(
+      ErrorType.InvalidRequest,
+      `Invalid ingestion input: ${parsed.error.message}`,
+    );
   return ingestDocument(parsed.data);
 }

@@ -19,14 +19,23 @@ import type { AnalysisResult } from '../../workflows/analysis.contract';
 export function createBookkeepingActivities(db: Db) {
   return {
     /** Checks the org and every document (ingested, same org) and records the request once. */
-    async receiveRequest({ request, workflowId }: ReceiveRequestInput): Promise<ReceivedDocument[]> {
+    async receiveRequest({
+      request,
+      workflowId,
+    }: ReceiveRequestInput): Promise<ReceivedDocument[]> {
       if (!(await organizationExists(db, request.orgId))) {
-        throw permanentFailure(ErrorType.UnknownOrganization, `Unknown organization "${request.orgId}"`);
+        throw permanentFailure(
+          ErrorType.UnknownOrganization,
+          `Unknown organization "${request.orgId}"`,
+        );
       }
       const docs = await getDocuments(db, request.orgId, request.docIds);
       const missing = request.docIds.filter((id) => !docs.some((d) => d.id === id));
       if (missing.length > 0) {
-        throw permanentFailure(ErrorType.UnknownDocument, `Unknown document id(s) in org ${request.orgId}: ${missing.join(', ')}`);
+        throw permanentFailure(
+          ErrorType.UnknownDocument,
+          `Unknown document id(s) in org ${request.orgId}: ${missing.join(', ')}`,
+        );
       }
       const notReady = docs.filter((d) => d.status !== 'ready');
       if (notReady.length > 0) {
@@ -35,8 +44,19 @@ export function createBookkeepingActivities(db: Db) {
           `Document(s) not ingested: ${notReady.map((d) => `${d.id} (${d.status}${d.error ? `: ${d.error}` : ''})`).join(', ')}`,
         );
       }
-      await recordRequest(db, { requestId: request.requestId, orgId: request.orgId, workflowId, queryType: request.queryType, request });
-      return docs.map((d) => ({ id: d.id, title: d.title, docType: d.docType, pageCount: d.pageCount ?? 0 }));
+      await recordRequest(db, {
+        requestId: request.requestId,
+        orgId: request.orgId,
+        workflowId,
+        queryType: request.queryType,
+        request,
+      });
+      return docs.map((d) => ({
+        id: d.id,
+        title: d.title,
+        docType: d.docType,
+        pageCount: d.pageCount ?? 0,
+      }));
     },
 
     /** Appends one audit row per (workflow, step) key. */
@@ -47,11 +67,19 @@ export function createBookkeepingActivities(db: Db) {
     /** Review is scoped to the org: the reviewer must hold reviewer, admin or owner there. */
     async authorizeReviewer({ orgId, userId }: AuthorizeReviewerInput): Promise<void> {
       if (!(await hasAnyRole(db, orgId, userId, ['reviewer', 'admin', 'owner']))) {
-        throw permanentFailure(ErrorType.ReviewerNotAuthorized, `User ${userId} may not review in org ${orgId}`);
+        throw permanentFailure(
+          ErrorType.ReviewerNotAuthorized,
+          `User ${userId} may not review in org ${orgId}`,
+        );
       }
     },
 
-    async recordReviewDecision({ requestId, orgId, decision, decidedAt }: RecordDecisionInput): Promise<void> {
+    async recordReviewDecision({
+      requestId,
+      orgId,
+      decision,
+      decidedAt,
+    }: RecordDecisionInput): Promise<void> {
       await recordDecision(db, {
         requestId,
         orgId,
@@ -64,7 +92,13 @@ export function createBookkeepingActivities(db: Db) {
     },
 
     /** Stores the output beside its validation; the awaiting-review row is replaced by the final one. */
-    async storeResult({ result, outcome }: { result: AnalysisResult; outcome: string }): Promise<void> {
+    async storeResult({
+      result,
+      outcome,
+    }: {
+      result: AnalysisResult;
+      outcome: string;
+    }): Promise<void> {
       await storeResult(db, {
         requestId: result.requestId,
         orgId: result.orgId,
@@ -72,7 +106,9 @@ export function createBookkeepingActivities(db: Db) {
         confidence: result.confidence,
         result,
         validation: result.validation,
-        decision: result.reviewedBy ? { reviewer: result.reviewedBy, note: result.reviewNote } : null,
+        decision: result.reviewedBy
+          ? { reviewer: result.reviewedBy, note: result.reviewNote }
+          : null,
       });
     },
 

@@ -1,4 +1,8 @@
-import { TOOL_SCHEMAS, type ToolInput, type ToolOutput } from '../../workflows/analysis/tool-registry';
+import {
+  TOOL_SCHEMAS,
+  type ToolInput,
+  type ToolOutput,
+} from '../../workflows/analysis/tool-registry';
 import { findFramework, FRAMEWORKS } from '../../workflows/analysis/frameworks';
 import { compareDecimal, subtractDecimal } from '../../workflows/analysis/decimal';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
@@ -21,19 +25,45 @@ function evaluate(operator: Row['operator'], observed: string, threshold: string
 
 /** compare_frameworks: pass / breach / margin per requirement, or for one explicit threshold. */
 export function createCompareFrameworks() {
-  return async function compare_frameworks(raw: ToolInput<'compare_frameworks'>): Promise<ToolOutput<'compare_frameworks'>> {
+  return async function compare_frameworks(
+    raw: ToolInput<'compare_frameworks'>,
+  ): Promise<ToolOutput<'compare_frameworks'>> {
     const input = TOOL_SCHEMAS.compare_frameworks.input.parse(raw);
     const requirements = input.threshold
-      ? [{ id: 'requested_threshold', metric: input.threshold.metric, description: `${input.threshold.metric} ${input.threshold.operator} ${input.threshold.value}`, operator: input.threshold.operator, threshold: input.threshold.value, source: 'the request' }]
+      ? [
+          {
+            id: 'requested_threshold',
+            metric: input.threshold.metric,
+            description: `${input.threshold.metric} ${input.threshold.operator} ${input.threshold.value}`,
+            operator: input.threshold.operator,
+            threshold: input.threshold.value,
+            source: 'the request',
+          },
+        ]
       : (() => {
           const f = findFramework(input.framework ?? '');
-          if (!f) throw permanentFailure(ErrorType.InvalidToolInput, `Unknown framework "${input.framework}"; known: ${FRAMEWORKS.map((x) => x.id).join(', ')}`);
+          if (!f)
+            throw permanentFailure(
+              ErrorType.InvalidToolInput,
+              `Unknown framework "${input.framework}"; known: ${FRAMEWORKS.map((x) => x.id).join(', ')}`,
+            );
           return f.requirements;
         })();
     const rows: Row[] = requirements.map((req) => {
       const obs = input.observed.find((o) => o.metric === req.metric);
       if (!obs) {
-        return { requirementId: req.id, metric: req.metric, description: req.description, operator: req.operator, threshold: req.threshold, observed: null, status: 'missing', margin: null, source: req.source, claimId: null };
+        return {
+          requirementId: req.id,
+          metric: req.metric,
+          description: req.description,
+          operator: req.operator,
+          threshold: req.threshold,
+          observed: null,
+          status: 'missing',
+          margin: null,
+          source: req.source,
+          claimId: null,
+        };
       }
       const pass = evaluate(req.operator, obs.value, req.threshold);
       return {
@@ -60,7 +90,12 @@ export function createCompareFrameworks() {
       claims: [],
       citations: [],
       // Arithmetic is exact; what is uncertain is coverage: a missing metric cannot be judged.
-      confidence: rows.length === 0 ? 0 : missing === 0 ? 1 : Math.max(0.3, 0.8 * (1 - missing / rows.length)),
+      confidence:
+        rows.length === 0
+          ? 0
+          : missing === 0
+            ? 1
+            : Math.max(0.3, 0.8 * (1 - missing / rows.length)),
       errorTag: missing > 0 ? 'requirements_without_observed_value' : null,
       summary:
         rows.length === 0

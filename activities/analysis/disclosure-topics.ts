@@ -14,22 +14,37 @@ export interface TopicPatterns {
 
 export const TOPIC_PATTERNS: Record<DisclosureTopic, TopicPatterns> = {
   going_concern: {
-    adverse: [/substantial doubt (?:about|regarding|as to) (?:the company'?s|our|its) ability to continue as a going concern/i],
+    adverse: [
+      /substantial doubt (?:about|regarding|as to) (?:the company'?s|our|its) ability to continue as a going concern/i,
+    ],
     negated: [/(?:no|not) substantial doubt/i, /alleviate[sd]? (?:the )?substantial doubt/i],
     mention: [/going concern/i],
   },
   material_weakness: {
-    adverse: [/(?:identified|there (?:is|was|were)|existence of) (?:a )?material weakness(?:es)?(?! (?:was|were) not)/i, /material weakness(?:es)? in (?:our|the company'?s) internal control/i],
-    negated: [/(?:no|not identify any|did not identify|were no) material weakness/i, /free of material weakness/i],
+    adverse: [
+      /(?:identified|there (?:is|was|were)|existence of) (?:a )?material weakness(?:es)?(?! (?:was|were) not)/i,
+      /material weakness(?:es)? in (?:our|the company'?s) internal control/i,
+    ],
+    negated: [
+      /(?:no|not identify any|did not identify|were no) material weakness/i,
+      /free of material weakness/i,
+    ],
     mention: [/material weakness/i],
   },
   restatement: {
-    adverse: [/(?:have|has) been restated/i, /restatement of (?:previously issued|our|the) (?:consolidated )?financial statements/i, /as restated/i],
+    adverse: [
+      /(?:have|has) been restated/i,
+      /restatement of (?:previously issued|our|the) (?:consolidated )?financial statements/i,
+      /as restated/i,
+    ],
     negated: [/no restatement/i],
     mention: [/restat(?:e|ed|ement)/i],
   },
   liquidity_risk: {
-    adverse: [/(?:insufficient|inadequate) liquidity/i, /unable to (?:meet|fund) (?:our|its) (?:obligations|liquidity)/i],
+    adverse: [
+      /(?:insufficient|inadequate) liquidity/i,
+      /unable to (?:meet|fund) (?:our|its) (?:obligations|liquidity)/i,
+    ],
     negated: [/sufficient liquidity/i, /adequate liquidity/i],
     mention: [/liquidity (?:risk|coverage|position|and capital resources)/i],
   },
@@ -39,18 +54,28 @@ export const TOPIC_PATTERNS: Record<DisclosureTopic, TopicPatterns> = {
     mention: [/climate change|climate[- ]related|greenhouse gas|carbon emissions/i],
   },
   litigation: {
-    adverse: [/(?:we|the company) (?:recorded|accrued) (?:a )?(?:charge|liability|reserve) (?:for|related to) (?:the )?(?:litigation|settlement)/i, /adverse (?:judgment|verdict)/i],
+    adverse: [
+      /(?:we|the company) (?:recorded|accrued) (?:a )?(?:charge|liability|reserve) (?:for|related to) (?:the )?(?:litigation|settlement)/i,
+      /adverse (?:judgment|verdict)/i,
+    ],
     negated: [/not (?:a )?party to any material (?:pending )?legal proceedings/i],
     mention: [/legal proceedings|litigation|lawsuit/i],
   },
   cybersecurity: {
-    adverse: [/(?:experienced|suffered) (?:a )?(?:material )?(?:cyber|security) (?:incident|breach|attack)/i],
+    adverse: [
+      /(?:experienced|suffered) (?:a )?(?:material )?(?:cyber|security) (?:incident|breach|attack)/i,
+    ],
     negated: [/not experienced any material cybersecurity incident/i],
     mention: [/cybersecurity|cyber[- ]attack|data breach/i],
   },
   capital_adequacy: {
-    adverse: [/(?:below|did not meet|failed to meet) (?:the )?(?:minimum )?(?:regulatory )?capital requirements/i],
-    negated: [/(?:met|meets|exceeded|exceed) (?:all )?(?:the )?(?:applicable )?(?:minimum )?(?:regulatory )?capital (?:requirements|ratios)/i, /well[- ]capitalized/i],
+    adverse: [
+      /(?:below|did not meet|failed to meet) (?:the )?(?:minimum )?(?:regulatory )?capital requirements/i,
+    ],
+    negated: [
+      /(?:met|meets|exceeded|exceed) (?:all )?(?:the )?(?:applicable )?(?:minimum )?(?:regulatory )?capital (?:requirements|ratios)/i,
+      /well[- ]capitalized/i,
+    ],
     mention: [/capital (?:ratio|adequacy|requirements)|tier 1|common equity tier 1/i],
   },
 };

@@ -1,4 +1,8 @@
-import { TOOL_SCHEMAS, type ToolInput, type ToolOutput } from '../../workflows/analysis/tool-registry';
+import {
+  TOOL_SCHEMAS,
+  type ToolInput,
+  type ToolOutput,
+} from '../../workflows/analysis/tool-registry';
 import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
 import { DEGRADED_CONFIDENCE } from '../../workflows/analysis/step-result';
 import type { PageStore } from './page-store';
@@ -19,9 +23,17 @@ function kindOf(unit: string): NumericClaim['kind'] {
 }
 
 /** Claims for an answer: the answer first, then each printed input it was computed from. */
-export function claimsFromAnswer(docId: string, a: Extract<AnswerResult, { status: 'answered' }>): NumericClaim[] {
+export function claimsFromAnswer(
+  docId: string,
+  a: Extract<AnswerResult, { status: 'answered' }>,
+): NumericClaim[] {
   const base = `${docId}/${a.metric ?? a.formula?.id ?? 'answer'}/${a.period ?? 'na'}`;
-  const cite = (c: { page: number; charStart: number; charEnd: number; quote: string }): Citation => ({ docId, ...c });
+  const cite = (c: {
+    page: number;
+    charStart: number;
+    charEnd: number;
+    quote: string;
+  }): Citation => ({ docId, ...c });
   if (!a.formula) {
     return [
       {
@@ -78,8 +90,14 @@ export function claimsFromAnswer(docId: string, a: Extract<AnswerResult, { statu
 
 /** The year a report is dated (cover pages state "as of December 31, 2024" or "fiscal year ended ..."). */
 export function reportYear(pages: { page: number; text: string }[]): number | null {
-  const cover = pages.slice(0, 3).map((p) => p.text).join('\n');
-  const dated = /(?:as of|as at|for the (?:fiscal )?(?:year|quarter|period) ended|fiscal year ended)\s+[A-Z][a-z]+\s+\d{1,2},\s+((?:19|20)\d{2})/i.exec(cover);
+  const cover = pages
+    .slice(0, 3)
+    .map((p) => p.text)
+    .join('\n');
+  const dated =
+    /(?:as of|as at|for the (?:fiscal )?(?:year|quarter|period) ended|fiscal year ended)\s+[A-Z][a-z]+\s+\d{1,2},\s+((?:19|20)\d{2})/i.exec(
+      cover,
+    );
   return dated ? Number(dated[1]) : null;
 }
 
@@ -91,13 +109,30 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
   return async function extract_metric(raw: ToolInput<'extract_metric'>): Promise<Output> {
     const input = TOOL_SCHEMAS.extract_metric.input.parse(raw);
     const docPages = await pages.pages(input.docId);
-    let result = answerQuestion({ question: input.question, pages: docPages, metric: input.metric, period: input.period, unit: input.unit });
+    let result = answerQuestion({
+      question: input.question,
+      pages: docPages,
+      metric: input.metric,
+      period: input.period,
+      unit: input.unit,
+    });
     let periodNote = '';
     // A framework comparison asks for "the" ratio: the period the report is as of.
-    if (result.status === 'needs_review' && input.metric && !input.period && /no period/i.test(result.reason)) {
+    if (
+      result.status === 'needs_review' &&
+      input.metric &&
+      !input.period &&
+      /no period/i.test(result.reason)
+    ) {
       const year = reportYear(docPages);
       if (year !== null) {
-        result = answerQuestion({ question: input.question, pages: docPages, metric: input.metric, period: `FY${year}`, unit: input.unit });
+        result = answerQuestion({
+          question: input.question,
+          pages: docPages,
+          metric: input.metric,
+          period: `FY${year}`,
+          unit: input.unit,
+        });
         periodNote = ` (period FY${year}: the year the report is as of, read from its cover)`;
       }
     }
@@ -119,12 +154,19 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
     }
 
     if (llm && input.allowLlm) {
-      const fromLlm = await llm.extract({ docId: input.docId, question: input.question, pages: docPages });
+      const fromLlm = await llm.extract({
+        docId: input.docId,
+        question: input.question,
+        pages: docPages,
+      });
       if (fromLlm) return fromLlm;
     }
 
     // Qualitative fallback: say where the filing discusses it, never a guessed number.
-    const reason = result.status === 'answered' ? `code extraction confidence ${result.confidence.toFixed(2)} below ${STRUCTURED_MIN_CONFIDENCE}` : result.reason;
+    const reason =
+      result.status === 'answered'
+        ? `code extraction confidence ${result.confidence.toFixed(2)} below ${STRUCTURED_MIN_CONFIDENCE}`
+        : result.reason;
     const hint = result.status === 'needs_review' ? (result.hints ?? []) : result.citations;
     const citations: Citation[] = hint.slice(0, 3).map((c) => ({ docId: input.docId, ...c }));
     return {

@@ -1,4 +1,8 @@
-import { TOOL_SCHEMAS, type ToolInput, type ToolOutput } from '../../workflows/analysis/tool-registry';
+import {
+  TOOL_SCHEMAS,
+  type ToolInput,
+  type ToolOutput,
+} from '../../workflows/analysis/tool-registry';
 import type { PageStore } from './page-store';
 import { classifyDocument } from './classify-document';
 
@@ -8,9 +12,13 @@ import { classifyDocument } from './classify-document';
  * from the cover page.
  */
 export function createGenerateSummary(pages: PageStore) {
-  return async function generate_summary(raw: ToolInput<'generate_summary'>): Promise<ToolOutput<'generate_summary'>> {
+  return async function generate_summary(
+    raw: ToolInput<'generate_summary'>,
+  ): Promise<ToolOutput<'generate_summary'>> {
     const input = TOOL_SCHEMAS.generate_summary.input.parse(raw);
-    const lines = input.facts.map((f) => `- ${f.tool} (${f.stepId}, confidence ${f.confidence.toFixed(2)}): ${f.summary}`);
+    const lines = input.facts.map(
+      (f) => `- ${f.tool} (${f.stepId}, confidence ${f.confidence.toFixed(2)}): ${f.summary}`,
+    );
     let classification: string | null = null;
     const citations: ToolOutput<'generate_summary'>['citations'] = [];
     let confidence = input.facts.length ? Math.min(...input.facts.map((f) => f.confidence)) : 1;
@@ -24,7 +32,13 @@ export function createGenerateSummary(pages: PageStore) {
           const text = docPages.find((p) => p.page === c.page)?.text ?? '';
           const start = Math.max(0, c.index - 80);
           const end = Math.min(text.length, c.index + c.match.length + 80);
-          citations.push({ docId, page: c.page, charStart: start, charEnd: end, quote: text.slice(start, end) });
+          citations.push({
+            docId,
+            page: c.page,
+            charStart: start,
+            charEnd: end,
+            quote: text.slice(start, end),
+          });
         } else {
           confidence = Math.min(confidence, 0.5);
         }

@@ -23,16 +23,32 @@ const LlmAnswerSchema = z.object({
 
 const REPORT_TOOL = {
   name: 'report_value',
-  description: 'Report the single figure that answers the question, exactly as printed, with the page and the exact line it is printed on.',
+  description:
+    'Report the single figure that answers the question, exactly as printed, with the page and the exact line it is printed on.',
   input_schema: {
     type: 'object' as const,
     properties: {
       found: { type: 'boolean', description: 'false when the pages do not state the answer' },
-      value_as_printed: { type: ['string', 'null'], description: 'the number exactly as printed, e.g. "1,577" or "(32)" or "12.5%"' },
-      unit: { type: ['string', 'null'], enum: ['USD', 'percent', 'shares', 'USD/share', 'ratio', null] },
-      scale: { type: ['string', 'null'], enum: ['units', 'thousands', 'millions', 'billions', null] },
-      page: { type: ['integer', 'null'], description: 'the page number shown in the [page N] marker' },
-      quote: { type: ['string', 'null'], description: 'the exact line of the page that contains the number, copied verbatim' },
+      value_as_printed: {
+        type: ['string', 'null'],
+        description: 'the number exactly as printed, e.g. "1,577" or "(32)" or "12.5%"',
+      },
+      unit: {
+        type: ['string', 'null'],
+        enum: ['USD', 'percent', 'shares', 'USD/share', 'ratio', null],
+      },
+      scale: {
+        type: ['string', 'null'],
+        enum: ['units', 'thousands', 'millions', 'billions', null],
+      },
+      page: {
+        type: ['integer', 'null'],
+        description: 'the page number shown in the [page N] marker',
+      },
+      quote: {
+        type: ['string', 'null'],
+        description: 'the exact line of the page that contains the number, copied verbatim',
+      },
       label: { type: ['string', 'null'], description: 'the line item label' },
     },
     required: ['found', 'value_as_printed', 'unit', 'scale', 'page', 'quote', 'label'],
@@ -52,7 +68,12 @@ function pickPages(question: string, pages: { page: number; text: string }[], ma
   return pages
     .map((p) => {
       const lower = p.text.toLowerCase();
-      return { p, score: terms.reduce((s, t) => s + (lower.includes(t) ? 1 : 0), 0) + (/\b(in millions|in thousands)\b/i.test(p.text) ? 1 : 0) };
+      return {
+        p,
+        score:
+          terms.reduce((s, t) => s + (lower.includes(t) ? 1 : 0), 0) +
+          (/\b(in millions|in thousands)\b/i.test(p.text) ? 1 : 0),
+      };
     })
     .sort((a, b) => b.score - a.score || a.p.page - b.p.page)
     .slice(0, max)
@@ -71,18 +92,33 @@ export class LlmExtractor {
     private readonly tier: ModelTier = 'fast',
   ) {}
 
-  static fromConfig(cfg: { ANTHROPIC_API_KEY?: string; ANTHROPIC_BASE_URL?: string }): LlmExtractor | null {
+  static fromConfig(cfg: {
+    ANTHROPIC_API_KEY?: string;
+    ANTHROPIC_BASE_URL?: string;
+  }): LlmExtractor | null {
     if (!cfg.ANTHROPIC_API_KEY) return null;
-    return new LlmExtractor(new Anthropic({ apiKey: cfg.ANTHROPIC_API_KEY, baseURL: cfg.ANTHROPIC_BASE_URL, maxRetries: 2, timeout: 60_000 }));
+    return new LlmExtractor(
+      new Anthropic({
+        apiKey: cfg.ANTHROPIC_API_KEY,
+        baseURL: cfg.ANTHROPIC_BASE_URL,
+        maxRetries: 2,
+        timeout: 60_000,
+      }),
+    );
   }
 
-  async extract(req: { docId: string; question: string; pages: { page: number; text: string }[] }): Promise<ToolOutput<'extract_metric'> | null> {
+  async extract(req: {
+    docId: string;
+    question: string;
+    pages: { page: number; text: string }[];
+  }): Promise<ToolOutput<'extract_metric'> | null> {
     const chosen = pickPages(req.question, req.pages, 3);
     const model = MODEL_TIERS[this.tier];
     const msg = await this.client.messages.create({
       model,
       max_tokens: 400,
-      system: 'You read pages of financial filings and report one printed figure. Never compute or estimate; if the figure is not printed on these pages, report found=false.',
+      system:
+        'You read pages of financial filings and report one printed figure. Never compute or estimate; if the figure is not printed on these pages, report found=false.',
       tools: [REPORT_TOOL],
       tool_choice: { type: 'tool', name: REPORT_TOOL.name },
       messages: [
@@ -92,13 +128,18 @@ export class LlmExtractor {
         },
       ],
     });
-    this.usage.push({ model, inputTokens: msg.usage.input_tokens, outputTokens: msg.usage.output_tokens });
+    this.usage.push({
+      model,
+      inputTokens: msg.usage.input_tokens,
+      outputTokens: msg.usage.output_tokens,
+    });
     const block = msg.content.find((b) => b.type === 'tool_use');
     if (!block || block.type !== 'tool_use') return null;
     const parsed = LlmAnswerSchema.safeParse(block.input);
     if (!parsed.success || !parsed.data.found) return null;
     const a = parsed.data;
-    if (a.value_as_printed === null || a.quote === null || a.page === null || a.unit === null) return null;
+    if (a.value_as_printed === null || a.quote === null || a.page === null || a.unit === null)
+      return null;
     const pageText = req.pages.find((p) => p.page === a.page)?.text;
     const at = pageText ? pageText.indexOf(a.quote) : -1;
     if (!pageText || at < 0 || !textContainsNumber(a.quote, a.value_as_printed)) return null;
@@ -106,7 +147,13 @@ export class LlmExtractor {
     const magnitude = a.value_as_printed.replace(/[^\d.]/g, '');
     if (!/^\d+(\.\d+)?$/.test(magnitude)) return null;
     const value = `${negative ? '-' : ''}${magnitude}`;
-    const citation = { docId: req.docId, page: a.page, charStart: at, charEnd: at + a.quote.length, quote: a.quote };
+    const citation = {
+      docId: req.docId,
+      page: a.page,
+      charStart: at,
+      charEnd: at + a.quote.length,
+      quote: a.quote,
+    };
     const scale = a.scale ?? 'units';
     const unitLabel = a.unit === 'USD' && scale !== 'units' ? `USD ${scale}` : a.unit;
     return {
@@ -120,7 +167,16 @@ export class LlmExtractor {
           id: `${req.docId}/llm/${a.page}:${at}#0`,
           label: a.label ?? 'value',
           metric: null,
-          kind: a.unit === 'percent' ? 'ratio_percent' : a.unit === 'ratio' ? 'ratio' : a.unit === 'shares' ? 'count' : a.unit === 'USD/share' ? 'per_share' : 'money',
+          kind:
+            a.unit === 'percent'
+              ? 'ratio_percent'
+              : a.unit === 'ratio'
+                ? 'ratio'
+                : a.unit === 'shares'
+                  ? 'count'
+                  : a.unit === 'USD/share'
+                    ? 'per_share'
+                    : 'money',
           value,
           unit: unitLabel,
           period: null,

@@ -1,6 +1,10 @@
 import type { Db } from '../../db/connection';
 import { loadPage } from '../../db/repositories/documents';
-import { TOOL_SCHEMAS, type ToolInput, type ToolOutput } from '../../workflows/analysis/tool-registry';
+import {
+  TOOL_SCHEMAS,
+  type ToolInput,
+  type ToolOutput,
+} from '../../workflows/analysis/tool-registry';
 import { textContainsNumber } from './number-match';
 
 /**
@@ -8,7 +12,9 @@ import { textContainsNumber } from './number-match';
  * those offsets (in the request's org) and must contain the number as printed.
  */
 export function createValidateCitation(db: Db) {
-  return async function validate_citation(raw: ToolInput<'validate_citation'>): Promise<ToolOutput<'validate_citation'>> {
+  return async function validate_citation(
+    raw: ToolInput<'validate_citation'>,
+  ): Promise<ToolOutput<'validate_citation'>> {
     const input = TOOL_SCHEMAS.validate_citation.input.parse(raw);
     const pageCache = new Map<string, string | undefined>();
     const pageText = async (docId: string, page: number) => {

@@ -26,7 +26,8 @@ export function chunkPage(text: string, targetChars = 1200): Chunk[] {
       }
     }
     const slice = text.slice(start, end);
-    if (slice.trim().length > 0) out.push({ chunkIndex: out.length, charStart: start, charEnd: end, text: slice });
+    if (slice.trim().length > 0)
+      out.push({ chunkIndex: out.length, charStart: start, charEnd: end, text: slice });
     start = end;
   }
   return out;

@@ -6,7 +6,29 @@ import { Parser } from 'htmlparser2';
  * by the parser. A CSS page break (`page-break-before/after`) or <hr> with a page-break class
  * starts a new page, which is how EDGAR HTML filings mark their printed pages.
  */
-const BLOCK = new Set(['p', 'div', 'br', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'table', 'section', 'article', 'header', 'footer', 'ul', 'ol', 'title', 'blockquote', 'pre']);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'table',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'ul',
+  'ol',
+  'title',
+  'blockquote',
+  'pre',
+]);
 const CELL = new Set(['td', 'th']);
 const SKIP = new Set(['script', 'style', 'head', 'noscript', 'template']);
 
@@ -18,7 +40,10 @@ export function htmlToPages(html: string): string[] {
   let cellIndex = 0;
 
   const flushLine = () => {
-    const t = current.replace(/[ \t\u00a0]+/g, ' ').replace(/ {0,2}\u0001 {0,2}/g, '   ').trim();
+    const t = current
+      .replace(/[ \t\u00a0]+/g, ' ')
+      .replace(/ {0,2}\uE000 {0,2}/g, '   ')
+      .trim();
     if (t) lines.push(t);
     current = '';
   };
@@ -37,7 +62,7 @@ export function htmlToPages(html: string): string[] {
         if (BLOCK.has(name)) flushLine();
         if (name === 'tr') cellIndex = 0;
         if (CELL.has(name)) {
-          if (cellIndex > 0) current += '\u0001';
+          if (cellIndex > 0) current += '\uE000';
           cellIndex++;
         }
       },
@@ -52,7 +77,12 @@ export function htmlToPages(html: string): string[] {
     { decodeEntities: true, lowerCaseTags: true },
   );
   // <hr style="page-break-after:always"> and similar close a page after the tag.
-  parser.write(html.replace(/<hr[^>]*page-break-after\s*:\s*always[^>]*>/gi, '<div style="page-break-before:always"></div>'));
+  parser.write(
+    html.replace(
+      /<hr[^>]*page-break-after\s*:\s*always[^>]*>/gi,
+      '<div style="page-break-before:always"></div>',
+    ),
+  );
   parser.end();
   flushPage();
   return pages.map((p) => p.replace(/\n{3,}/g, '\n\n'));

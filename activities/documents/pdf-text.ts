@@ -585,6 +585,7 @@ function normalizeChars(s: string): string {
       .replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000\t\r\n\f\v]/g, ' ')
       .replace(/[\u2212\uFE63\uFF0D]/g, '-')
       // Glyphs without a Unicode mapping come out as control characters.
+      // eslint-disable-next-line no-control-regex -- stripping them is the point
       .replace(/[\u0000-\u001F\u007F\uFFFD]/g, '')
       // Items rarely carry runs of spaces; three or more are alignment padding (a column gap).
       .replace(/ {2,}/g, (run) => (run.length >= 3 ? COLUMN_SEPARATOR : ' '))

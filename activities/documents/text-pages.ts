@@ -3,5 +3,10 @@ export function textToPages(text: string): string[] {
   return text
     .replace(/\r\n?/g, '\n')
     .split('\f')
-    .map((p) => p.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim());
+    .map((p) =>
+      p
+        .replace(/[ \t]+$/gm, '')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim(),
+    );
 }

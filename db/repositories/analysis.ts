@@ -13,26 +13,52 @@ export async function recordRequest(
 /** Upsert keyed by request id: the awaiting-review row becomes the final one. */
 export async function storeResult(
   db: Db,
-  r: { requestId: string; orgId: string; outcome: string; confidence: number; result: unknown; validation: unknown; decision: unknown },
+  r: {
+    requestId: string;
+    orgId: string;
+    outcome: string;
+    confidence: number;
+    result: unknown;
+    validation: unknown;
+    decision: unknown;
+  },
 ): Promise<void> {
   await db
     .insert(analysisResults)
     .values(r)
     .onConflictDoUpdate({
       target: analysisResults.requestId,
-      set: { outcome: r.outcome, confidence: r.confidence, result: r.result, validation: r.validation, decision: r.decision, updatedAt: sql`now()` },
+      set: {
+        outcome: r.outcome,
+        confidence: r.confidence,
+        result: r.result,
+        validation: r.validation,
+        decision: r.decision,
+        updatedAt: sql`now()`,
+      },
     });
 }
 
 export async function getResult(db: Db, requestId: string) {
-  const rows = await db.select().from(analysisResults).where(eq(analysisResults.requestId, requestId));
+  const rows = await db
+    .select()
+    .from(analysisResults)
+    .where(eq(analysisResults.requestId, requestId));
   return rows[0];
 }
 
 /** At most one decision per request (primary key); a retried write is a no-op. */
 export async function recordDecision(
   db: Db,
-  d: { requestId: string; orgId: string; decision: string; reviewerId: string; note: string | null; corrections: unknown; decidedAt: Date },
+  d: {
+    requestId: string;
+    orgId: string;
+    decision: string;
+    reviewerId: string;
+    note: string | null;
+    corrections: unknown;
+    decidedAt: Date;
+  },
 ): Promise<void> {
   await db.insert(reviewDecisions).values(d).onConflictDoNothing();
 }

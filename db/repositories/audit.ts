@@ -26,6 +26,12 @@ export async function auditTrail(db: Db, orgId: string, subjectType: string, sub
   return db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.orgId, orgId), eq(auditLog.subjectType, subjectType), eq(auditLog.subjectId, subjectId)))
+    .where(
+      and(
+        eq(auditLog.orgId, orgId),
+        eq(auditLog.subjectType, subjectType),
+        eq(auditLog.subjectId, subjectId),
+      ),
+    )
     .orderBy(asc(auditLog.id));
 }

@@ -43,46 +43,95 @@ const docColumns = {
  */
 export async function storeDocument(
   db: Db,
-  d: { id: string; orgId: string; title: string; docType: string | null; mimeType: string; bytes: Uint8Array },
+  d: {
+    id: string;
+    orgId: string;
+    title: string;
+    docType: string | null;
+    mimeType: string;
+    bytes: Uint8Array;
+  },
 ): Promise<{ document: StoredDocument; created: boolean }> {
   const sha = sha256Hex(d.bytes);
   return db.transaction(async (tx) => {
-    const existing = await tx.select(docColumns).from(documents).where(and(eq(documents.orgId, d.orgId), eq(documents.sha256, sha)));
+    const existing = await tx
+      .select(docColumns)
+      .from(documents)
+      .where(and(eq(documents.orgId, d.orgId), eq(documents.sha256, sha)));
     if (existing[0]) return { document: existing[0], created: false };
-    const clash = await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, d.id));
-    if (clash[0]) throw new DuplicateDocumentIdError(`Document id "${d.id}" already holds different content`);
+    const clash = await tx
+      .select({ id: documents.id })
+      .from(documents)
+      .where(eq(documents.id, d.id));
+    if (clash[0])
+      throw new DuplicateDocumentIdError(`Document id "${d.id}" already holds different content`);
     const [row] = await tx
       .insert(documents)
-      .values({ id: d.id, orgId: d.orgId, title: d.title, docType: d.docType, mimeType: d.mimeType, sha256: sha, byteSize: d.bytes.byteLength })
+      .values({
+        id: d.id,
+        orgId: d.orgId,
+        title: d.title,
+        docType: d.docType,
+        mimeType: d.mimeType,
+        sha256: sha,
+        byteSize: d.bytes.byteLength,
+      })
       .returning(docColumns);
     await tx.insert(documentFiles).values({ documentId: d.id, bytes: Buffer.from(d.bytes) });
     return { document: row as StoredDocument, created: true };
   });
 }
 
-export async function getDocument(db: Db, orgId: string, id: string): Promise<StoredDocument | undefined> {
-  const rows = await db.select(docColumns).from(documents).where(and(eq(documents.orgId, orgId), eq(documents.id, id)));
+export async function getDocument(
+  db: Db,
+  orgId: string,
+  id: string,
+): Promise<StoredDocument | undefined> {
+  const rows = await db
+    .select(docColumns)
+    .from(documents)
+    .where(and(eq(documents.orgId, orgId), eq(documents.id, id)));
   return rows[0];
 }
 
-export async function getDocuments(db: Db, orgId: string, ids: string[]): Promise<StoredDocument[]> {
+export async function getDocuments(
+  db: Db,
+  orgId: string,
+  ids: string[],
+): Promise<StoredDocument[]> {
   if (ids.length === 0) return [];
-  return db.select(docColumns).from(documents).where(and(eq(documents.orgId, orgId), inArray(documents.id, ids)));
+  return db
+    .select(docColumns)
+    .from(documents)
+    .where(and(eq(documents.orgId, orgId), inArray(documents.id, ids)));
 }
 
 export async function listDocuments(db: Db, orgId: string): Promise<StoredDocument[]> {
-  return db.select(docColumns).from(documents).where(eq(documents.orgId, orgId)).orderBy(asc(documents.id));
+  return db
+    .select(docColumns)
+    .from(documents)
+    .where(eq(documents.orgId, orgId))
+    .orderBy(asc(documents.id));
 }
 
 export async function getDocumentBytes(db: Db, id: string): Promise<Buffer | undefined> {
-  const rows = await db.select({ bytes: documentFiles.bytes }).from(documentFiles).where(eq(documentFiles.documentId, id));
+  const rows = await db
+    .select({ bytes: documentFiles.bytes })
+    .from(documentFiles)
+    .where(eq(documentFiles.documentId, id));
   return rows[0]?.bytes;
 }
 
 export async function setDocumentStatus(
   db: Db,
   id: string,
-  patch: { status: DocumentStatus; error?: string | null; pageCount?: number; pagesDone?: number; ingestedAt?: Date },
+  patch: {
+    status: DocumentStatus;
+    error?: string | null;
+    pageCount?: number;
+    pagesDone?: number;
+    ingestedAt?: Date;
+  },
 ): Promise<void> {
   await db.update(documents).set(patch).where(eq(documents.id, id));
 }
@@ -94,16 +143,26 @@ export interface PageWithChunks {
 }
 
 /** Writes a batch of pages and their chunks in one transaction; re-writing a page is a no-op. */
-export async function storePages(db: Db, orgId: string, documentId: string, batch: PageWithChunks[]): Promise<void> {
+export async function storePages(
+  db: Db,
+  orgId: string,
+  documentId: string,
+  batch: PageWithChunks[],
+): Promise<void> {
   if (batch.length === 0) return;
   await db.transaction(async (tx) => {
     await tx
       .insert(documentPages)
       .values(batch.map((p) => ({ documentId, page: p.page, text: p.text })))
       .onConflictDoNothing();
-    const chunkRows = batch.flatMap((p) => p.chunks.map((c) => ({ orgId, documentId, page: p.page, ...c })));
+    const chunkRows = batch.flatMap((p) =>
+      p.chunks.map((c) => ({ orgId, documentId, page: p.page, ...c })),
+    );
     for (let i = 0; i < chunkRows.length; i += 500) {
-      await tx.insert(chunks).values(chunkRows.slice(i, i + 500)).onConflictDoNothing();
+      await tx
+        .insert(chunks)
+        .values(chunkRows.slice(i, i + 500))
+        .onConflictDoNothing();
     }
     const maxPage = Math.max(...batch.map((p) => p.page));
     await tx
@@ -130,7 +189,10 @@ export async function storedPageCount(db: Db, documentId: string): Promise<numbe
   return rows[0]?.n ?? 0;
 }
 
-export async function loadPages(db: Db, documentId: string): Promise<{ page: number; text: string }[]> {
+export async function loadPages(
+  db: Db,
+  documentId: string,
+): Promise<{ page: number; text: string }[]> {
   return db
     .select({ page: documentPages.page, text: documentPages.text })
     .from(documentPages)
@@ -138,12 +200,23 @@ export async function loadPages(db: Db, documentId: string): Promise<{ page: num
     .orderBy(asc(documentPages.page));
 }
 
-export async function loadPage(db: Db, orgId: string, documentId: string, page: number): Promise<string | undefined> {
+export async function loadPage(
+  db: Db,
+  orgId: string,
+  documentId: string,
+  page: number,
+): Promise<string | undefined> {
   const rows = await db
     .select({ text: documentPages.text })
     .from(documentPages)
     .innerJoin(documents, eq(documents.id, documentPages.documentId))
-    .where(and(eq(documents.orgId, orgId), eq(documentPages.documentId, documentId), eq(documentPages.page, page)));
+    .where(
+      and(
+        eq(documents.orgId, orgId),
+        eq(documentPages.documentId, documentId),
+        eq(documentPages.page, page),
+      ),
+    );
   return rows[0]?.text;
 }
 
@@ -161,7 +234,13 @@ export interface ChunkHit {
  * Full-text search over the org's chunks of the given documents. Terms are OR-ed (any match
  * ranks), and ts_rank_cd rewards chunks where they appear close together.
  */
-export async function searchChunks(db: Db, orgId: string, docIds: string[], query: string, limit: number): Promise<ChunkHit[]> {
+export async function searchChunks(
+  db: Db,
+  orgId: string,
+  docIds: string[],
+  query: string,
+  limit: number,
+): Promise<ChunkHit[]> {
   const terms = [...new Set(query.toLowerCase().match(/[a-z0-9]{2,}/g) ?? [])].slice(0, 24);
   if (terms.length === 0) return [];
   const orQuery = terms.join(' | ');
@@ -178,7 +257,10 @@ export async function searchChunks(db: Db, orgId: string, docIds: string[], quer
            ts_rank_cd(c.tsv, q) as rank
     from ${chunks} c, to_tsquery('english', ${orQuery}) q
     where c.org_id = ${orgId}
-      and c.document_id in (${sql.join(docIds.map((d) => sql`${d}`), sql`, `)})
+      and c.document_id in (${sql.join(
+        docIds.map((d) => sql`${d}`),
+        sql`, `,
+      )})
       and c.tsv @@ q
     order by rank desc, c.document_id, c.page, c.chunk_index
     limit ${limit}`);

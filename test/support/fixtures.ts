@@ -16,7 +16,26 @@ export const OUTSIDER = { userId: 'gina', orgId: OTHER_ORG };
 export async function seedOrgs(db: Db): Promise<void> {
   await ensureOrganization(db, { id: ORG, name: 'Acme Corp' });
   await ensureOrganization(db, { id: OTHER_ORG, name: 'Globex' });
-  await ensureUser(db, { id: 'rita', email: 'rita@acme.example', displayName: 'Rita Reviewer', orgId: ORG, roles: ['reviewer'], apiToken: 'rita-token' });
-  await ensureUser(db, { id: 'arnold', email: 'arnold@acme.example', displayName: 'Arnold Analyst', orgId: ORG, roles: ['analyst'] });
-  await ensureUser(db, { id: 'gina', email: 'gina@globex.example', displayName: 'Gina Globex', orgId: OTHER_ORG, roles: ['reviewer'] });
+  await ensureUser(db, {
+    id: 'rita',
+    email: 'rita@acme.example',
+    displayName: 'Rita Reviewer',
+    orgId: ORG,
+    roles: ['reviewer'],
+    apiToken: 'rita-token',
+  });
+  await ensureUser(db, {
+    id: 'arnold',
+    email: 'arnold@acme.example',
+    displayName: 'Arnold Analyst',
+    orgId: ORG,
+    roles: ['analyst'],
+  });
+  await ensureUser(db, {
+    id: 'gina',
+    email: 'gina@globex.example',
+    displayName: 'Gina Globex',
+    orgId: OTHER_ORG,
+    roles: ['reviewer'],
+  });
 }

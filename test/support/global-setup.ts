@@ -15,7 +15,14 @@ export default async function globalSetup(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const port = Number(process.env.CS_TEST_TEMPORAL_PORT ?? 17233);
   const server = await startDevServer(
-    { port, uiPort: port + 1000, dbFilename: undefined, namespace: 'countersign-test', headless: true, logLevel: 'error' },
+    {
+      port,
+      uiPort: port + 1000,
+      dbFilename: undefined,
+      namespace: 'countersign-test',
+      headless: true,
+      logLevel: 'error',
+    },
     join(dir, 'temporal-dev.log'),
   );
   (globalThis as Record<string, unknown>).__CS_DEV_SERVER__ = server;
@@ -23,10 +30,20 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEMPORAL_NAMESPACE = server.namespace;
 
   const bundlePath = join(dir, 'workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../workflows'),
+    logger: quietLogger,
+  });
   writeFileSync(bundlePath, code);
   process.env.CS_TEST_WORKFLOW_BUNDLE = bundlePath;
 }
 
 const noop = (): void => undefined;
-const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => console.error(m), log: noop };
+const quietLogger = {
+  trace: noop,
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: (m: string) => console.error(m),
+  log: noop,
+};

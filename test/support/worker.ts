@@ -26,10 +26,19 @@ export interface TestWorker {
 }
 
 /** A real worker on its own task queue against the real dev server and the given database. */
-export async function startTestWorker(database: Database, activityOverrides?: Record<string, (...args: never[]) => unknown>): Promise<TestWorker> {
+export async function startTestWorker(
+  database: Database,
+  activityOverrides?: Record<string, (...args: never[]) => unknown>,
+): Promise<TestWorker> {
   const cfg = testConfig(database);
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
-  const { worker, connection } = await createWorker({ cfg, database, taskQueue, workflowBundle: workflowBundle(), activityOverrides });
+  const { worker, connection } = await createWorker({
+    cfg,
+    database,
+    taskQueue,
+    workflowBundle: workflowBundle(),
+    activityOverrides,
+  });
   const running = worker.run();
   const clientConnection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
   const client = new Client({ connection: clientConnection, namespace: cfg.TEMPORAL_NAMESPACE });

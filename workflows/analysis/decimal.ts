@@ -19,7 +19,11 @@ function toScaled(value: string): Scaled {
 
 function align(a: Scaled, b: Scaled): [bigint, bigint, number] {
   const scale = Math.max(a.scale, b.scale);
-  return [a.units * 10n ** BigInt(scale - a.scale), b.units * 10n ** BigInt(scale - b.scale), scale];
+  return [
+    a.units * 10n ** BigInt(scale - a.scale),
+    b.units * 10n ** BigInt(scale - b.scale),
+    scale,
+  ];
 }
 
 function fromScaled(units: bigint, scale: number): string {

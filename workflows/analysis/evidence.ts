@@ -12,7 +12,9 @@ export const CitationSchema = z.object({
 });
 export type Citation = z.infer<typeof CitationSchema>;
 
-export const DecimalStringSchema = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal number as a string');
+export const DecimalStringSchema = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/, 'a decimal number as a string');
 
 export const CLAIM_KINDS = ['money', 'ratio_percent', 'ratio', 'count', 'per_share'] as const;
 export const ClaimKindSchema = z.enum(CLAIM_KINDS);

@@ -43,7 +43,11 @@ const RISK_TOPICS: DisclosureTopic[] = [
   'cybersecurity',
   'climate',
 ];
-const COMPLIANCE_TOPICS: DisclosureTopic[] = ['capital_adequacy', 'liquidity_risk', 'material_weakness'];
+const COMPLIANCE_TOPICS: DisclosureTopic[] = [
+  'capital_adequacy',
+  'liquidity_risk',
+  'material_weakness',
+];
 
 export function choosePath(r: AnalysisRequest): PlanPath {
   const oneDoc = r.docIds.length === 1;
@@ -56,7 +60,9 @@ export function choosePath(r: AnalysisRequest): PlanPath {
 
 class StepList {
   readonly steps: PlannedStep[] = [];
-  add(step: Omit<PlannedStep, 'id' | 'observedFromSteps' | 'factsFromSteps'> & Partial<PlannedStep>): string {
+  add(
+    step: Omit<PlannedStep, 'id' | 'observedFromSteps' | 'factsFromSteps'> & Partial<PlannedStep>,
+  ): string {
     const id = `step-${this.steps.length + 1}`;
     this.steps.push({ observedFromSteps: [], factsFromSteps: [], ...step, id });
     return id;
@@ -76,7 +82,7 @@ function extractInput(r: AnalysisRequest, docId: string, metric?: string): Recor
     orgId: r.orgId,
     docId,
     question: r.queryText,
-    ...(metric ?? r.constraints.metric ? { metric: metric ?? r.constraints.metric } : {}),
+    ...((metric ?? r.constraints.metric) ? { metric: metric ?? r.constraints.metric } : {}),
     ...(r.constraints.period ? { period: r.constraints.period } : {}),
     ...(r.constraints.unit ? { unit: r.constraints.unit } : {}),
   };
@@ -88,7 +94,12 @@ function planExtraction(r: AnalysisRequest): PlannedStep[] {
   list.add({
     tool: 'retrieve_context',
     purpose: 'Find the passages and statement tables that state the metric',
-    input: { orgId: r.orgId, docIds: [docId], query: r.constraints.metric ?? r.queryText, limit: 8 },
+    input: {
+      orgId: r.orgId,
+      docIds: [docId],
+      query: r.constraints.metric ?? r.queryText,
+      limit: 8,
+    },
   });
   const extract = list.add({
     tool: 'extract_metric',
@@ -100,7 +111,10 @@ function planExtraction(r: AnalysisRequest): PlannedStep[] {
       tool: 'compare_frameworks',
       purpose: 'Check the extracted value against the requested threshold',
       input: {
-        threshold: { ...r.constraints.threshold, metric: r.constraints.metric ?? 'requested_metric' },
+        threshold: {
+          ...r.constraints.threshold,
+          metric: r.constraints.metric ?? 'requested_metric',
+        },
       },
       observedFromSteps: [extract],
     });
@@ -110,7 +124,11 @@ function planExtraction(r: AnalysisRequest): PlannedStep[] {
 }
 
 /** Caller-defined steps, scoped to the request's org and document; params fill the rest. */
-function chainStepInput(r: AnalysisRequest, tool: ToolName, params: Record<string, unknown>): Record<string, unknown> {
+function chainStepInput(
+  r: AnalysisRequest,
+  tool: ToolName,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   const docId = r.docIds[0] as string;
   switch (tool) {
     case 'retrieve_context':
@@ -118,9 +136,16 @@ function chainStepInput(r: AnalysisRequest, tool: ToolName, params: Record<strin
     case 'extract_metric':
       return { ...extractInput(r, docId), ...params, orgId: r.orgId, docId };
     case 'flag_disclosure':
-      return { topics: r.constraints.topics ?? RISK_TOPICS, ...params, orgId: r.orgId, docIds: [docId] };
+      return {
+        topics: r.constraints.topics ?? RISK_TOPICS,
+        ...params,
+        orgId: r.orgId,
+        docIds: [docId],
+      };
     case 'compare_frameworks':
-      return params.threshold === undefined ? { framework: r.framework ?? DEFAULT_FRAMEWORK, ...params } : { ...params };
+      return params.threshold === undefined
+        ? { framework: r.framework ?? DEFAULT_FRAMEWORK, ...params }
+        : { ...params };
     default:
       return { ...params, orgId: r.orgId };
   }
@@ -140,7 +165,9 @@ function planChain(r: AnalysisRequest): PlannedStep[] {
     const input = chainStepInput(r, tool, step.params);
     // Fail at plan time, not mid-run, when a caller's params cannot be a valid input
     // (compare_frameworks gets its observed values bound at run time).
-    const check = TOOL_SCHEMAS[tool].input.safeParse(tool === 'compare_frameworks' ? { ...input, observed: [] } : input);
+    const check = TOOL_SCHEMAS[tool].input.safeParse(
+      tool === 'compare_frameworks' ? { ...input, observed: [] } : input,
+    );
     if (!check.success) {
       throw permanentFailure(
         ErrorType.InvalidRequest,
@@ -151,7 +178,10 @@ function planChain(r: AnalysisRequest): PlannedStep[] {
       tool,
       purpose: step.purpose,
       input,
-      observedFromSteps: tool === 'compare_frameworks' ? list.steps.filter((s) => s.tool === 'extract_metric').map((s) => s.id) : [],
+      observedFromSteps:
+        tool === 'compare_frameworks'
+          ? list.steps.filter((s) => s.tool === 'extract_metric').map((s) => s.id)
+          : [],
     });
   }
   list.summary(r);
@@ -170,7 +200,12 @@ function planCompliance(r: AnalysisRequest): PlannedStep[] {
     list.add({
       tool: 'retrieve_context',
       purpose: `Find the regulatory capital and liquidity disclosures in ${docId}`,
-      input: { orgId: r.orgId, docIds: [docId], query: 'capital ratio tier 1 common equity leverage liquidity coverage', limit: 10 },
+      input: {
+        orgId: r.orgId,
+        docIds: [docId],
+        query: 'capital ratio tier 1 common equity leverage liquidity coverage',
+        limit: 10,
+      },
     });
     for (const metric of frameworkMetrics(framework)) {
       extracts.push(
@@ -204,7 +239,12 @@ function planFullAgent(r: AnalysisRequest): PlannedStep[] {
     purpose: 'Find the passages most relevant to the question across the documents',
     input: { orgId: r.orgId, docIds: r.docIds, query: r.queryText, limit: 10 },
   });
-  const wantsMetric = r.constraints.metric !== undefined || r.queryType === 'extract_metric' || r.queryType === 'check_threshold' || r.queryType === 'trend_analysis' || r.queryType === 'multi_document_comparison';
+  const wantsMetric =
+    r.constraints.metric !== undefined ||
+    r.queryType === 'extract_metric' ||
+    r.queryType === 'check_threshold' ||
+    r.queryType === 'trend_analysis' ||
+    r.queryType === 'multi_document_comparison';
   if (wantsMetric) {
     for (const docId of r.docIds) {
       list.add({
@@ -215,10 +255,12 @@ function planFullAgent(r: AnalysisRequest): PlannedStep[] {
     }
   }
   if (r.queryType !== 'classify_document' || r.constraints.topics) {
-    const topics = r.constraints.topics ?? (r.constraints.topic ? [r.constraints.topic] : RISK_TOPICS);
+    const topics =
+      r.constraints.topics ?? (r.constraints.topic ? [r.constraints.topic] : RISK_TOPICS);
     list.add({
       tool: 'flag_disclosure',
-      purpose: 'Flag risk disclosures (going concern, material weakness, restatement, liquidity, litigation ...)',
+      purpose:
+        'Flag risk disclosures (going concern, material weakness, restatement, liquidity, litigation ...)',
       input: { orgId: r.orgId, docIds: r.docIds, topics },
     });
   }

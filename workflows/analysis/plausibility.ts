@@ -53,10 +53,18 @@ export function checkPlausibility(claim: NumericClaim): PlausibilityResult {
   for (const range of ranges) {
     if (!range) continue;
     if (range.min !== null && compareDecimal(claim.value, range.min) < 0) {
-      return { claimId: claim.id, ok: false, reason: `${claim.label} = ${claim.value} ${claim.unit} is below the plausible minimum ${range.min}` };
+      return {
+        claimId: claim.id,
+        ok: false,
+        reason: `${claim.label} = ${claim.value} ${claim.unit} is below the plausible minimum ${range.min}`,
+      };
     }
     if (range.max !== null && compareDecimal(claim.value, range.max) > 0) {
-      return { claimId: claim.id, ok: false, reason: `${claim.label} = ${claim.value} ${claim.unit} is above the plausible maximum ${range.max}` };
+      return {
+        claimId: claim.id,
+        ok: false,
+        reason: `${claim.label} = ${claim.value} ${claim.unit} is above the plausible maximum ${range.max}`,
+      };
     }
   }
   return { claimId: claim.id, ok: true, reason: null };

@@ -34,7 +34,9 @@ export const ALWAYS_REVIEW_TYPES: readonly QueryType[] = [
 ];
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const IdSchema = z.string().regex(idPattern, 'letters, digits, . _ - (max 128), starting with a letter or digit');
+export const IdSchema = z
+  .string()
+  .regex(idPattern, 'letters, digits, . _ - (max 128), starting with a letter or digit');
 
 export const DISCLOSURE_TOPICS = [
   'going_concern',

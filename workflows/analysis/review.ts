@@ -24,16 +24,32 @@ export const ReviewDecisionSchema = z
   .strict()
   .superRefine((d, ctx) => {
     if (d.decision === 'correct' && d.corrections.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['corrections'], message: 'a correction needs at least one corrected value' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['corrections'],
+        message: 'a correction needs at least one corrected value',
+      });
     }
     if (d.decision === 'correct' && !d.note) {
-      ctx.addIssue({ code: 'custom', path: ['note'], message: 'a correction needs a note saying why' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['note'],
+        message: 'a correction needs a note saying why',
+      });
     }
     if (d.decision !== 'correct' && d.corrections.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['corrections'], message: `corrections are only allowed with decision "correct"` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['corrections'],
+        message: `corrections are only allowed with decision "correct"`,
+      });
     }
     if (d.decision === 'reject' && !d.note) {
-      ctx.addIssue({ code: 'custom', path: ['note'], message: 'a rejection needs a note saying why' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['note'],
+        message: 'a rejection needs a note saying why',
+      });
     }
   });
 export type ReviewDecisionInput = z.input<typeof ReviewDecisionSchema>;

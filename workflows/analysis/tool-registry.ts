@@ -81,13 +81,18 @@ export const TOOL_SCHEMAS = {
     }),
   },
   flag_disclosure: {
-    input: z.object({
-      orgId: z.string(),
-      docIds: z.array(z.string()).min(1),
-      topics: z.array(DisclosureTopicSchema).default([]),
-      /** Free search terms, used when a failed extraction degrades to "is it discussed, and where". */
-      terms: z.array(z.string().min(2)).max(10).default([]),
-    }).refine((i) => i.topics.length > 0 || i.terms.length > 0, { message: 'give topics or terms', path: ['topics'] }),
+    input: z
+      .object({
+        orgId: z.string(),
+        docIds: z.array(z.string()).min(1),
+        topics: z.array(DisclosureTopicSchema).default([]),
+        /** Free search terms, used when a failed extraction degrades to "is it discussed, and where". */
+        terms: z.array(z.string().min(2)).max(10).default([]),
+      })
+      .refine((i) => i.topics.length > 0 || i.terms.length > 0, {
+        message: 'give topics or terms',
+        path: ['topics'],
+      }),
     output: ToolResultBase.extend({
       flags: z.array(
         z.object({
@@ -104,7 +109,12 @@ export const TOOL_SCHEMAS = {
       queryType: QueryTypeSchema,
       queryText: z.string(),
       facts: z.array(
-        z.object({ stepId: z.string(), tool: z.string(), summary: z.string(), confidence: z.number() }),
+        z.object({
+          stepId: z.string(),
+          tool: z.string(),
+          summary: z.string(),
+          confidence: z.number(),
+        }),
       ),
       docIds: z.array(z.string()),
       orgId: z.string(),
@@ -171,7 +181,10 @@ export function requireTool(name: string): ToolName {
 }
 
 /** Validates a tool input against the registry; a bad input is a permanent, typed failure. */
-export function parseToolInput<T extends ToolName>(tool: T, input: unknown): z.output<(typeof TOOL_SCHEMAS)[T]['input']> {
+export function parseToolInput<T extends ToolName>(
+  tool: T,
+  input: unknown,
+): z.output<(typeof TOOL_SCHEMAS)[T]['input']> {
   const parsed = TOOL_SCHEMAS[tool].input.safeParse(input);
   if (!parsed.success) {
     throw permanentFailure(

@@ -21,7 +21,12 @@ export const ValidationSchema = z.object({
       ok: z.boolean(),
       failures: z.array(z.object({ claimId: z.string(), reason: z.string() })),
     }),
-    confidence: z.object({ ok: z.boolean(), min: z.number(), threshold: z.number(), lowest: z.string().nullable() }),
+    confidence: z.object({
+      ok: z.boolean(),
+      min: z.number(),
+      threshold: z.number(),
+      lowest: z.string().nullable(),
+    }),
     alwaysReview: z.object({ ok: z.boolean(), queryType: z.string() }),
     answerPresent: z.object({ ok: z.boolean(), reason: z.string().nullable() }),
   }),
@@ -54,28 +59,53 @@ export function runValidationGate(input: {
   const coverageFailures: { claimId: string; reason: string }[] = [];
   for (const claim of input.claims) {
     if (claim.derived) {
-      if (!claim.formula) coverageFailures.push({ claimId: claim.id, reason: `${claim.label}: derived value without its formula` });
-      if (claim.inputs.length === 0) coverageFailures.push({ claimId: claim.id, reason: `${claim.label}: derived value without cited inputs` });
+      if (!claim.formula)
+        coverageFailures.push({
+          claimId: claim.id,
+          reason: `${claim.label}: derived value without its formula`,
+        });
+      if (claim.inputs.length === 0)
+        coverageFailures.push({
+          claimId: claim.id,
+          reason: `${claim.label}: derived value without cited inputs`,
+        });
       for (const inputId of claim.inputs) {
-        if (!byId.has(inputId)) coverageFailures.push({ claimId: claim.id, reason: `${claim.label}: input ${inputId} is not among the claims` });
+        if (!byId.has(inputId))
+          coverageFailures.push({
+            claimId: claim.id,
+            reason: `${claim.label}: input ${inputId} is not among the claims`,
+          });
       }
       continue;
     }
     if (claim.citations.length === 0) {
-      coverageFailures.push({ claimId: claim.id, reason: `${claim.label}: number ${claim.printed ?? claim.value} has no citation` });
+      coverageFailures.push({
+        claimId: claim.id,
+        reason: `${claim.label}: number ${claim.printed ?? claim.value} has no citation`,
+      });
       continue;
     }
     const check = checkById.get(claim.id);
-    if (!check) coverageFailures.push({ claimId: claim.id, reason: `${claim.label}: citation was not checked` });
-    else if (!check.ok) coverageFailures.push({ claimId: claim.id, reason: `${claim.label}: ${check.reason ?? 'cited text does not contain the number'}` });
+    if (!check)
+      coverageFailures.push({
+        claimId: claim.id,
+        reason: `${claim.label}: citation was not checked`,
+      });
+    else if (!check.ok)
+      coverageFailures.push({
+        claimId: claim.id,
+        reason: `${claim.label}: ${check.reason ?? 'cited text does not contain the number'}`,
+      });
   }
-  if (coverageFailures.length > 0) reasons.push(...coverageFailures.map((f) => `citation: ${f.reason}`));
+  if (coverageFailures.length > 0)
+    reasons.push(...coverageFailures.map((f) => `citation: ${f.reason}`));
 
   const plausibilityFailures = input.claims
     .map(checkPlausibility)
     .filter((p) => !p.ok)
     .map((p) => ({ claimId: p.claimId, reason: p.reason ?? 'implausible' }));
-  if (plausibilityFailures.length > 0) reasons.push(...plausibilityFailures.map((f) => `plausibility: ${f.reason}`));
+  if (plausibilityFailures.length > 0)
+    reasons.push(...plausibilityFailures.map((f) => `plausibility: ${f.reason}`));
 
   let min = 1;
   let lowest: string | null = null;
@@ -87,21 +117,34 @@ export function runValidationGate(input: {
   }
   if (input.steps.length === 0) min = 0;
   const confidenceOk = min >= MIN_DELIVERY_CONFIDENCE;
-  if (!confidenceOk) reasons.push(`confidence: minimum ${min.toFixed(2)} < ${MIN_DELIVERY_CONFIDENCE} at ${lowest ?? 'no steps'}`);
+  if (!confidenceOk)
+    reasons.push(
+      `confidence: minimum ${min.toFixed(2)} < ${MIN_DELIVERY_CONFIDENCE} at ${lowest ?? 'no steps'}`,
+    );
 
   const alwaysReview = ALWAYS_REVIEW_TYPES.includes(input.request.queryType);
-  if (alwaysReview) reasons.push(`policy: ${input.request.queryType} always goes to a human reviewer`);
+  if (alwaysReview)
+    reasons.push(`policy: ${input.request.queryType} always goes to a human reviewer`);
 
   const answerOk = !input.answerRequired || input.answerPresent;
   if (!answerOk) reasons.push('answer: no structured answer was produced');
 
-  const passed = coverageFailures.length === 0 && plausibilityFailures.length === 0 && confidenceOk && !alwaysReview && answerOk;
+  const passed =
+    coverageFailures.length === 0 &&
+    plausibilityFailures.length === 0 &&
+    confidenceOk &&
+    !alwaysReview &&
+    answerOk;
   return {
     passed,
     route: passed ? 'DELIVER' : 'HUMAN_REVIEW',
     minConfidence: min,
     checks: {
-      citationCoverage: { ok: coverageFailures.length === 0, claims: input.claims.length, failures: coverageFailures },
+      citationCoverage: {
+        ok: coverageFailures.length === 0,
+        claims: input.claims.length,
+        failures: coverageFailures,
+      },
       plausibility: { ok: plausibilityFailures.length === 0, failures: plausibilityFailures },
       confidence: { ok: confidenceOk, min, threshold: MIN_DELIVERY_CONFIDENCE, lowest },
       alwaysReview: { ok: !alwaysReview, queryType: input.request.queryType },

@@ -11,7 +11,6 @@ import {
   type IndexedLine,
   type IndexedPage,
   type PageText,
-  type Period,
   type Section,
 } from './statement-table';
 
