@@ -1,16 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/env';
-import { openDatabase } from '../db/connection';
-import { runMigrations } from '../db/migrate';
-import { startEmbeddedServer, type EmbeddedServer } from '../db/embedded-server';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import { connectClient } from '../client/temporal-connection';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
-import { startDevServer, portOpen } from './lib/dev-server';
+import { bringUpPlatform } from './lib/platform';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
 
 /**
@@ -25,8 +21,6 @@ const SAMPLES = join(PROJECT_ROOT, 'samples', 'documents');
 async function main(): Promise<void> {
   const exitAfter = process.argv.includes('--exit');
   const cfg = loadConfig();
-  const dataDir = join(PROJECT_ROOT, '.data');
-  mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
   const children: ChildProcess[] = [];
   const shutdown = async (code: number) => {
@@ -40,42 +34,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
-  // 1. Temporal: the dev server from temporal-dev.yaml, unless TEMPORAL_ADDRESS points elsewhere.
-  const usesDevServer = process.env.TEMPORAL_ADDRESS === undefined;
-  let uiUrl = '(your cluster’s UI)';
-  if (usesDevServer) {
-    const server = await startDevServer({}, join(dataDir, 'temporal-dev.log'));
-    stops.push(server.stop);
-    uiUrl = server.uiUrl;
-    console.log(
-      `Temporal dev server ${server.startedHere ? 'started' : 'reused'} at ${server.address}`,
-    );
-  }
-
-  // 2. Database: DATABASE_URL, else embedded PGlite served over the wire protocol.
-  let databaseUrl = cfg.DATABASE_URL;
-  if (!databaseUrl) {
-    let embedded: EmbeddedServer | undefined;
-    if (!(await portOpen('127.0.0.1', cfg.EMBEDDED_DB_PORT))) {
-      embedded = await startEmbeddedServer({
-        dataDir: join(PROJECT_ROOT, cfg.EMBEDDED_DB_DIR),
-        port: cfg.EMBEDDED_DB_PORT,
-      });
-      stops.push(embedded.stop);
-    }
-    databaseUrl = `postgres://postgres@127.0.0.1:${cfg.EMBEDDED_DB_PORT}/postgres?sslmode=disable`;
-    console.log(
-      `Embedded PostgreSQL (PGlite) ${embedded ? 'started' : 'reused'} at 127.0.0.1:${cfg.EMBEDDED_DB_PORT}, data in ${cfg.EMBEDDED_DB_DIR}`,
-    );
-  }
-  const database = await openDatabase({
-    ...cfg,
-    DATABASE_URL: databaseUrl,
-    embeddedDatabase: false,
-    DB_POOL_SIZE: 2,
-  });
-  stops.push(database.close);
-  await runMigrations(database.db);
+  // 1–2. Temporal dev server and the database (embedded unless DATABASE_URL is set), migrated.
+  const platform = await bringUpPlatform({ poolSize: 2 });
+  stops.push(platform.stop);
+  platform.log.forEach((l) => console.log(l));
+  const { database, databaseUrl } = platform;
+  const uiUrl = platform.uiUrl ?? '(your cluster’s Web UI)';
   await ensureOrganization(database.db, { id: DEMO_ORG, name: 'Demo Org' });
   await ensureUser(database.db, {
     id: 'demo-reviewer',

@@ -1,0 +1,98 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { connectClient } from '../client/temporal-connection';
+import { createWorker } from '../worker';
+import { bringUpPlatform } from './lib/platform';
+import { runFinanceBench, type EvalMetrics } from './eval/financebench';
+
+/**
+ * `npm run eval -- financebench --dataset DIR --json FILE [--limit N]`: runs the dataset
+ * through the real workflow on the platform's embedded defaults (or DATABASE_URL /
+ * TEMPORAL_ADDRESS), prints the metrics and writes them with one item per question.
+ */
+const Args = z.object({
+  dataset: z.string().min(1),
+  json: z.string().min(1).optional(),
+  limit: z.coerce.number().int().positive().optional(),
+  org: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .optional(),
+});
+
+const pct = (v: number | null) => (v === null ? '   n/a' : `${(100 * v).toFixed(1).padStart(5)}%`);
+function row(name: string, m: EvalMetrics): string {
+  return `${name.padEnd(20)}${String(m.questions).padStart(4)}  ${pct(m.completion)}  ${pct(m.automation)}  ${pct(m.deliveredAccuracy)}  ${pct(m.hallucinationRate)}  ${pct(m.citationAccuracy)}  ${String(m.latencyMs.p50).padStart(6)}  ${String(m.latencyMs.p95).padStart(6)}`;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [suite, ...rest] = argv;
+  if (suite !== 'financebench')
+    throw new Error('usage: npm run eval -- financebench --dataset DIR [--json FILE] [--limit N]');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      dataset: { type: 'string' },
+      json: { type: 'string' },
+      limit: { type: 'string' },
+      org: { type: 'string' },
+    },
+    strict: true,
+  });
+  const args = Args.parse(values);
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const platform = await bringUpPlatform({ poolSize: 6 });
+  const client = await connectClient(platform.cfg);
+  const taskQueue = `eval-${Date.now()}`;
+  const { worker, connection } = await createWorker({
+    cfg: platform.cfg,
+    database: platform.database,
+    taskQueue,
+  });
+  const running = worker.run();
+  const orgId = args.org ?? `eval-${Date.now()}`;
+  try {
+    const report = await runFinanceBench({
+      datasetDir: resolve(args.dataset),
+      db: platform.database.db,
+      client,
+      taskQueue,
+      orgId,
+      limit: args.limit,
+      onProgress: (done, total, phase) => {
+        const width = 30;
+        const filled = Math.round((done / Math.max(1, total)) * width);
+        process.stderr.write(
+          `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${phase.slice(0, 40).padEnd(40)}`,
+        );
+      },
+    });
+    process.stderr.write('\n');
+    console.log(
+      `\n${'question_type'.padEnd(20)}   n  complete  automate  accuracy  halluc.  citation   p50ms   p95ms`,
+    );
+    for (const [t, m] of Object.entries(report.byQuestionType)) console.log(row(t, m));
+    console.log(row('overall', report));
+    console.log(
+      `\npages ingested ${report.pagesIngested}, ${report.pagesPerSecond === null ? 'n/a' : report.pagesPerSecond.toFixed(1)} pages/s; delivered ${report.delivered}, wrong ${report.wrong}`,
+    );
+    if (args.json) {
+      writeFileSync(args.json, JSON.stringify(report, null, 2));
+      console.log(`wrote ${args.json}`);
+    }
+  } finally {
+    worker.shutdown();
+    await running;
+    await connection.close();
+    await client.connection.close();
+    await platform.stop();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

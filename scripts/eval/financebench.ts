@@ -1,0 +1,234 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/connection';
+import { ensureOrganization } from '../../db/repositories/organizations';
+import { ingestFile } from '../../client/documents';
+import { AnalysisClient } from '../../client/analysis-client';
+import { textContainsNumber } from '../../activities/analysis/number-match';
+import { gradeAnswer, percentile } from './grading';
+
+/** One question in the FinanceBench format (shared/datasets/financebench-dev/questions.jsonl). */
+export const FinanceBenchQuestionSchema = z
+  .object({
+    financebench_id: z.string(),
+    doc_name: z.string(),
+    question_type: z.string(),
+    question_reasoning: z.string().nullable().optional(),
+    question: z.string(),
+    answer: z.string(),
+    evidence: z.array(
+      z.object({ doc_name: z.string(), evidence_page_num: z.number().int() }).passthrough(),
+    ),
+  })
+  .passthrough();
+export type FinanceBenchQuestion = z.infer<typeof FinanceBenchQuestionSchema>;
+
+export interface EvalItem {
+  id: string;
+  question_type: string;
+  doc: string;
+  outcome: 'delivered' | 'human_review' | 'failed';
+  answer: string | null;
+  unit: string | null;
+  citations: { doc: string; page: number; quote: string }[];
+  confidence: number | null;
+  reason: string | null;
+  latencyMs: number;
+  gold: string;
+  goldPages: number[];
+  correct: boolean | null;
+  citationHit: boolean | null;
+  numbersInCitedText: boolean | null;
+}
+
+export interface EvalMetrics {
+  questions: number;
+  completion: number;
+  automation: number;
+  deliveredAccuracy: number | null;
+  hallucinationRate: number | null;
+  citationAccuracy: number | null;
+  delivered: number;
+  wrong: number;
+  latencyMs: { p50: number; p95: number };
+}
+
+export interface EvalReport extends EvalMetrics {
+  pagesPerSecond: number | null;
+  pagesIngested: number;
+  byQuestionType: Record<string, EvalMetrics>;
+  items: EvalItem[];
+}
+
+export function readQuestions(datasetDir: string): FinanceBenchQuestion[] {
+  return readFileSync(join(datasetDir, 'questions.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const parsed = FinanceBenchQuestionSchema.safeParse(JSON.parse(l));
+      if (!parsed.success)
+        throw new Error(
+          `questions.jsonl line ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+        );
+      return parsed.data;
+    });
+}
+
+function documentFile(datasetDir: string, doc: string): string {
+  for (const ext of ['.pdf', '.html', '.htm', '.txt']) {
+    const p = join(datasetDir, 'pdfs', `${doc}${ext}`);
+    if (existsSync(p)) return p;
+  }
+  throw new Error(`No file for document ${doc} under ${join(datasetDir, 'pdfs')}`);
+}
+
+const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
+
+/** Metric definitions of shared/datasets/README.md over graded items. */
+export function computeMetrics(items: EvalItem[]): EvalMetrics {
+  const delivered = items.filter((i) => i.outcome === 'delivered');
+  const wrong = delivered.filter((i) => i.correct !== true);
+  const hallucinated = delivered.filter(
+    (i) => i.correct !== true || i.numbersInCitedText === false,
+  );
+  return {
+    questions: items.length,
+    completion: ratio(items.filter((i) => i.outcome !== 'failed').length, items.length) ?? 0,
+    automation: ratio(delivered.length, items.length) ?? 0,
+    deliveredAccuracy: ratio(delivered.length - wrong.length, delivered.length),
+    hallucinationRate: ratio(hallucinated.length, delivered.length),
+    citationAccuracy: ratio(delivered.filter((i) => i.citationHit).length, delivered.length),
+    delivered: delivered.length,
+    wrong: wrong.length,
+    latencyMs: {
+      p50: percentile(
+        items.map((i) => i.latencyMs),
+        50,
+      ),
+      p95: percentile(
+        items.map((i) => i.latencyMs),
+        95,
+      ),
+    },
+  };
+}
+
+/**
+ * Runs every question through the real analysis workflow (started by the typed client,
+ * delivered or routed to review by the validation gate) and grades what was delivered.
+ * Reviews are not simulated: a question sent to review is completed, not automated.
+ */
+export async function runFinanceBench(opts: {
+  datasetDir: string;
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  orgId: string;
+  limit?: number;
+  onProgress?: (done: number, total: number, phase: string) => void;
+}): Promise<EvalReport> {
+  const questions = readQuestions(opts.datasetDir).slice(0, opts.limit ?? Infinity);
+  await ensureOrganization(opts.db, { id: opts.orgId, name: `FinanceBench eval ${opts.orgId}` });
+  const docs = [...new Set(questions.map((q) => q.doc_name))];
+  let pages = 0;
+  let seconds = 0;
+  for (const [i, doc] of docs.entries()) {
+    opts.onProgress?.(i, docs.length, `ingest ${doc}`);
+    const r = await ingestFile(
+      { db: opts.db, client: opts.client, taskQueue: opts.taskQueue },
+      { orgId: opts.orgId, path: documentFile(opts.datasetDir, doc), id: doc },
+    );
+    if (r.ingestion.pagesIngested > 0) {
+      pages += r.ingestion.pagesIngested;
+      seconds += r.ingestion.seconds;
+    }
+  }
+  const analysis = new AnalysisClient(opts.client, opts.taskQueue);
+  const items: EvalItem[] = [];
+  for (const [i, q] of questions.entries()) {
+    opts.onProgress?.(i, questions.length, q.financebench_id);
+    const requestId = `fb-${q.financebench_id}`.replace(/[^A-Za-z0-9._-]/g, '-');
+    const started = Date.now();
+    let item: EvalItem;
+    const goldPages = q.evidence
+      .filter((e) => e.doc_name === q.doc_name)
+      .map((e) => e.evidence_page_num);
+    try {
+      await analysis.start({
+        requestId,
+        orgId: opts.orgId,
+        docIds: [q.doc_name],
+        queryType: 'extract_metric',
+        queryText: q.question,
+        requestedBy: 'eval',
+      });
+      const view = await analysis.settle(opts.orgId, requestId, 300_000);
+      const latencyMs = Date.now() - started;
+      const delivered = view.status === 'completed' && view.result?.outcome === 'delivered';
+      const answer = delivered ? (view.result?.answer ?? null) : null;
+      const citations = (answer?.citations ?? []).map((c) => ({
+        doc: c.docId,
+        page: c.page,
+        quote: c.quote,
+      }));
+      const numbersInCitedText = answer
+        ? answer.claims
+            .filter((c) => !c.derived)
+            .every((c) =>
+              c.citations.some((ct) => textContainsNumber(ct.quote, c.printed ?? c.value)),
+            )
+        : null;
+      item = {
+        id: q.financebench_id,
+        question_type: q.question_type,
+        doc: q.doc_name,
+        outcome: delivered ? 'delivered' : 'human_review',
+        answer: answer?.text ?? null,
+        unit: answer?.unit ?? null,
+        citations,
+        confidence: view.validation?.minConfidence ?? null,
+        reason: delivered ? null : (view.validation?.reasons.join('; ') ?? 'no validation'),
+        latencyMs,
+        gold: q.answer,
+        goldPages,
+        correct: answer ? gradeAnswer(answer.text, q.answer).correct : null,
+        citationHit: answer
+          ? citations.some((c) => c.doc === q.doc_name && goldPages.includes(c.page))
+          : null,
+        numbersInCitedText,
+      };
+    } catch (err) {
+      item = {
+        id: q.financebench_id,
+        question_type: q.question_type,
+        doc: q.doc_name,
+        outcome: 'failed',
+        answer: null,
+        unit: null,
+        citations: [],
+        confidence: null,
+        reason: err instanceof Error ? err.message : String(err),
+        latencyMs: Date.now() - started,
+        gold: q.answer,
+        goldPages,
+        correct: null,
+        citationHit: null,
+        numbersInCitedText: null,
+      };
+    }
+    items.push(item);
+  }
+  opts.onProgress?.(questions.length, questions.length, 'done');
+  const byQuestionType: Record<string, EvalMetrics> = {};
+  for (const t of [...new Set(items.map((i) => i.question_type))].sort())
+    byQuestionType[t] = computeMetrics(items.filter((i) => i.question_type === t));
+  return {
+    ...computeMetrics(items),
+    pagesPerSecond: seconds > 0 ? pages / seconds : null,
+    pagesIngested: pages,
+    byQuestionType,
+    items,
+  };
+}

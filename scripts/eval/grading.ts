@@ -1,0 +1,116 @@
+/**
+ * Grading of delivered answers against FinanceBench gold answers (definitions in
+ * shared/datasets/README.md): a number is right within 1% relative, or exactly equal after
+ * the gold's own rounding; yes/no must match the gold's yes/no. Scale words (thousand,
+ * million, billion) are applied when printed; a bare number is also compared as printed,
+ * since questions fix the unit ("in USD millions").
+ */
+const NUMBER =
+  /(-)?(\()?\$?\s?(\d[\d,]*(?:\.\d+)?)(\))?\s*(%|percent|thousand|million|billion|bn|mn|k\b)?/gi;
+
+export interface GoldNumber {
+  /** The number as printed, sign applied. */
+  value: number;
+  decimals: number;
+  /** Multiplier implied by a printed scale word (1 when none). */
+  scale: number;
+  percent: boolean;
+}
+
+const SCALES: Record<string, number> = {
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  mn: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+};
+
+export function numbersOf(text: string): GoldNumber[] {
+  const out: GoldNumber[] = [];
+  for (const m of text.matchAll(NUMBER)) {
+    const digits = (m[3] ?? '').replace(/,/g, '');
+    if (!digits) continue;
+    const word = (m[5] ?? '').toLowerCase();
+    // "(1,577)" is negative; "(24.6% in FY2021 …)" is only a parenthesis.
+    const negative = m[1] === '-' || (m[2] === '(' && m[4] === ')');
+    const decimals = digits.includes('.') ? (digits.split('.')[1] ?? '').length : 0;
+    out.push({
+      value: (negative ? -1 : 1) * Number(digits),
+      decimals,
+      scale: SCALES[word] ?? 1,
+      percent: word === '%' || word === 'percent',
+    });
+  }
+  return out;
+}
+
+function close(ours: number, gold: GoldNumber, goldValue: number): boolean {
+  if (goldValue === 0) return Math.abs(ours) < 1e-9;
+  if (Math.abs(ours - goldValue) / Math.abs(goldValue) <= 0.01) return true;
+  const f = 10 ** gold.decimals;
+  return Math.round(ours * (f / gold.scale)) / f === Math.round((goldValue / gold.scale) * f) / f;
+}
+
+/** Is one delivered number consistent with a gold number, under any printed interpretation? */
+export function numberMatches(ours: GoldNumber, gold: GoldNumber): boolean {
+  const candidates = new Set([ours.value, ours.value * ours.scale]);
+  const goldValues = new Set([gold.value, gold.value * gold.scale]);
+  for (const o of candidates) for (const g of goldValues) if (close(o, gold, g)) return true;
+  return false;
+}
+
+export type GoldKind = 'number' | 'yes_no' | 'text';
+
+export function goldKind(answer: string): GoldKind {
+  const t = answer.trim();
+  if (/^(yes|no)\b/i.test(t)) return 'yes_no';
+  return /^[-($]*\s?\d[\d,]*(\.\d+)?\s*(%|percent|thousand|million|billion)?\)?\.?$/i.test(t)
+    ? 'number'
+    : 'text';
+}
+
+export interface Grade {
+  correct: boolean;
+  method: 'number' | 'number_in_text' | 'yes_no' | 'ungradable';
+}
+
+/**
+ * A delivered answer is right when its number matches the gold figure (or, for a sentence
+ * gold, a figure the sentence states); a delivered answer that cannot be graded this way
+ * counts as wrong — the platform must not deliver what it cannot back with a figure.
+ */
+export function gradeAnswer(delivered: string, gold: string): Grade {
+  const kind = goldKind(gold);
+  if (kind === 'yes_no') {
+    const ours = /^(yes|no)\b/i.exec(delivered.trim())?.[1]?.toLowerCase();
+    const theirs = /^(yes|no)\b/i.exec(gold.trim())?.[1]?.toLowerCase();
+    return { correct: ours !== undefined && ours === theirs, method: 'yes_no' };
+  }
+  const stated = numbersOf(delivered);
+  const ours = stated[0];
+  if (!ours) return { correct: false, method: 'ungradable' };
+  const golds = numbersOf(gold);
+  if (kind === 'number')
+    return { correct: golds[0] !== undefined && numberMatches(ours, golds[0]), method: 'number' };
+  // A sentence gold states figures ("dropped from 24.6% in FY2021 to 21.6% in FY2022"): the
+  // answer is right when its headline figure is among them, or when every figure it states
+  // besides fiscal years is ("-3.0 percentage points (24.6% in FY2021 to 21.6% in FY2022)").
+  const inGold = (n: GoldNumber) => golds.some((g) => numberMatches(n, g));
+  const figures = stated.slice(1).filter((n) => !isYear(n));
+  return {
+    correct: inGold(ours) || (figures.length >= 2 && figures.every(inGold)),
+    method: 'number_in_text',
+  };
+}
+
+function isYear(n: GoldNumber): boolean {
+  return n.decimals === 0 && n.scale === 1 && !n.percent && n.value >= 1900 && n.value <= 2100;
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx] as number;
+}
