@@ -5,11 +5,12 @@ import { parseConfig, type AppConfig } from '../../config/env';
 import type { Database } from '../../db/connection';
 import { createWorker } from '../../worker';
 
-export function testConfig(database?: Database): AppConfig {
+export function testConfig(database?: Database, extra: Record<string, string> = {}): AppConfig {
   return parseConfig({
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
     TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE,
     DATABASE_URL: database?.url,
+    ...extra,
   });
 }
 
@@ -29,8 +30,9 @@ export interface TestWorker {
 export async function startTestWorker(
   database: Database,
   activityOverrides?: Record<string, (...args: never[]) => unknown>,
+  env: Record<string, string> = {},
 ): Promise<TestWorker> {
-  const cfg = testConfig(database);
+  const cfg = testConfig(database, env);
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const { worker, connection } = await createWorker({
     cfg,
