@@ -8,6 +8,7 @@ import { DEGRADED_CONFIDENCE } from '../../workflows/analysis/step-result';
 import type { PageStore } from './page-store';
 import { answerQuestion, type AnswerResult } from './extraction';
 import type { LlmExtractor } from './llm-extraction';
+import { corroboratingCitations, statedPercents } from './corroborate';
 
 /** Structured results below this confidence are not trusted: a qualitative fallback replaces them. */
 export const STRUCTURED_MIN_CONFIDENCE = 0.7;
@@ -139,6 +140,15 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
 
     if (result.status === 'answered' && result.confidence >= STRUCTURED_MIN_CONFIDENCE) {
       const claims = claimsFromAnswer(input.docId, result);
+      const corroborating =
+        result.formula && result.unit === 'percent'
+          ? corroboratingCitations(
+              input.docId,
+              docPages,
+              result.formula.id.replace(/_(change|growth|average)$/, ''),
+              statedPercents(result.answer),
+            )
+          : [];
       return {
         status: 'structured',
         answer: result.answer,
@@ -146,7 +156,7 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
         value: result.value,
         method: 'code',
         claims,
-        citations: claims.flatMap((c) => (c.derived ? [] : c.citations)),
+        citations: [...claims.flatMap((c) => (c.derived ? [] : c.citations)), ...corroborating],
         confidence: result.confidence,
         errorTag: null,
         summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}${periodNote}`,
