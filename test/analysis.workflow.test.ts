@@ -216,6 +216,23 @@ describe('analysis workflow on the dev server', () => {
     expect(result.answer?.text).toMatch(/^11\.6% — pass \(>= 7, margin 4\.6\)/);
   });
 
+  it.each([
+    ['a period the filing does not cover', 'What is the FY2015 net sales (in USD millions)?'],
+    [
+      'a metric the filing does not state',
+      'What is the FY2024 research and development expense (in USD millions)?',
+    ],
+    ['a question code cannot map', 'Who audits the company?'],
+  ])('sends %s to a human with a reason, never a guessed number', async (_case, queryText) => {
+    const { view } = await run({ queryText });
+    expect(view.machineState).toBe('HUMAN_REVIEW');
+    expect(view.proposedAnswer?.value).toBeNull();
+    expect(view.proposedAnswer?.claims).toEqual([]);
+    const extract = view.steps.find((s) => s.tool === 'extract_metric');
+    expect(extract?.summary).toMatch(/^No structured answer: .+/);
+    expect(view.validation?.reasons).toContain('answer: no structured answer was produced');
+  });
+
   describe('human review', () => {
     const openReview = async () =>
       (await run({ queryText: 'What is the FY2024 capital expenditure amount (in USD millions)?' }))

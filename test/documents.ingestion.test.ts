@@ -1,10 +1,17 @@
 import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chunkPage } from '../activities/documents/chunking';
 import { tmpdir } from 'node:os';
 import { ingestFile } from '../client/documents';
-import { getDocument, loadPages, searchChunks } from '../db/repositories/documents';
+import {
+  getDocument,
+  loadPages,
+  searchChunks,
+  storeDocument,
+  storePages,
+} from '../db/repositories/documents';
 import { FIXTURES, ORG, SAMPLES, seedOrgs } from './support/fixtures';
 import { createTestDatabase } from './support/database';
 import { startTestWorker, type TestWorker } from './support/worker';
@@ -68,6 +75,36 @@ describe('document ingestion', () => {
     expect((await loadPages(database.db, first.document.id)).length).toBe(
       first.ingestion.pageCount,
     );
+  });
+
+  it('resumes after the pages an interrupted ingestion already stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-'));
+    const file = join(dir, 'three-pages.txt');
+    writeFileSync(file, 'Page one text\fPage two text\fPage three text');
+    const { document } = await storeDocument(database.db, {
+      id: 'resume-doc',
+      orgId: ORG,
+      title: 'three',
+      docType: null,
+      mimeType: 'text/plain',
+      bytes: readFileSync(file),
+    });
+    // As if a worker died after storing the first page.
+    await storePages(database.db, ORG, document.id, [
+      { page: 0, text: 'Page one text', chunks: chunkPage('Page one text') },
+    ]);
+    const r = await ingestFile(deps(), { orgId: ORG, path: file, id: 'resume-doc' });
+    expect(r.ingestion).toMatchObject({
+      status: 'ready',
+      pageCount: 3,
+      resumedFrom: 1,
+      pagesIngested: 2,
+    });
+    expect((await loadPages(database.db, 'resume-doc')).map((p) => p.text)).toEqual([
+      'Page one text',
+      'Page two text',
+      'Page three text',
+    ]);
   });
 
   it('keeps HTML table rows on one line with their cells', async () => {
