@@ -7,7 +7,7 @@ import {
   loadTemporalDevConfig,
   type TemporalDevConfig,
 } from '../../config/temporal-dev';
-import { findBinary, PROJECT_ROOT, TEMPORAL_CLI } from './temporal-binaries';
+import { BinaryNotFoundError, findBinary, PROJECT_ROOT, TEMPORAL_CLI } from './temporal-binaries';
 
 export function portOpen(host: string, port: number): Promise<boolean> {
   return new Promise((res) => {
@@ -62,7 +62,13 @@ export async function startDevServer(
       stop: async () => undefined,
     };
   }
-  const bin = findBinary(TEMPORAL_CLI, { install: true });
+  let bin: string;
+  try {
+    bin = findBinary(TEMPORAL_CLI, { install: true });
+  } catch (err) {
+    if (!(err instanceof BinaryNotFoundError)) throw err;
+    return startWithSdkDownload(cfg, address, uiUrl, err);
+  }
   if (cfg.dbFilename)
     mkdirSync(dirname(resolve(PROJECT_ROOT, cfg.dbFilename)), { recursive: true });
   const out = logFile ? openSync(logFile, 'a') : 'ignore';
@@ -93,4 +99,48 @@ export async function startDevServer(
       });
     },
   };
+}
+
+/**
+ * Last resort when no binary could be found or installed: the SDK downloads the CLI itself
+ * (online only) and runs it with the same flags. Offline, the original error is re-thrown
+ * with the download's reason, so the message still says how to get a binary.
+ */
+async function startWithSdkDownload(
+  cfg: TemporalDevConfig,
+  address: string,
+  uiUrl: string,
+  notFound: Error,
+): Promise<RunningDevServer> {
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const all = devServerArgs(cfg, PROJECT_ROOT);
+  const extraArgs = all.flatMap((arg, i) =>
+    arg === '--search-attribute' || arg === '--dynamic-config-value'
+      ? [arg, all[i + 1] as string]
+      : [],
+  );
+  try {
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        namespace: cfg.namespace,
+        ip: cfg.ip,
+        port: cfg.port,
+        ui: !cfg.headless,
+        uiPort: cfg.uiPort,
+        dbFilename: cfg.dbFilename ? resolve(PROJECT_ROOT, cfg.dbFilename) : undefined,
+        extraArgs,
+      },
+    });
+    return {
+      address,
+      namespace: cfg.namespace,
+      uiUrl,
+      startedHere: true,
+      stop: () => env.teardown(),
+    };
+  } catch (downloadErr) {
+    throw new BinaryNotFoundError(
+      `${notFound.message}\n(The SDK's own download also failed: ${downloadErr instanceof Error ? downloadErr.message : String(downloadErr)})`,
+    );
+  }
 }
