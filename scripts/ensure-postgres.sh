@@ -8,7 +8,8 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then echo "$TEST_DATABASE_URL"; exit 0; fi
 
 PORT=${CS_TEST_PG_PORT:-5432}
 URL="postgres://countersign:countersign@127.0.0.1:${PORT}/postgres"
-if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+# The client (psql, pg_ctlcluster) may be present without the server: look for the server.
+if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   log "installing Debian's postgresql (apt-get)…"
   export DEBIAN_FRONTEND=noninteractive
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

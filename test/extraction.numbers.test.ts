@@ -9,7 +9,7 @@ import {
   sub,
   toFixed,
   toString,
-} from '../activities/analysis/extraction/decimal';
+} from '../workflows/analysis/decimal-core';
 import { parsePrintedNumber, splitRow } from '../activities/analysis/extraction/numbers';
 import {
   convertScale,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { abs, cmp, dec, toString } from './decimal';
+import { abs, cmp, dec, toString } from '../../../workflows/analysis/decimal-core';
 import { getMetric, matchLabel, type MetricDefinition, type StatementKind } from './metric-catalog';
 import { convertScale, scaleForOffset, ScaleSchema, type Scale } from './scale';
 import {

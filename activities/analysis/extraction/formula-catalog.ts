@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { add, dec, div, mul, nthRoot, round, sub, sum, toString, type Decimal } from './decimal';
+import {
+  add,
+  dec,
+  div,
+  mul,
+  nthRoot,
+  round,
+  sub,
+  sum,
+  toString,
+  type Decimal,
+} from '../../../workflows/analysis/decimal-core';
 import { CitationSchema, type ExtractMetricResult } from './extract-metric';
 import { getMetric } from './metric-catalog';
 import { convertScale, type Scale } from './scale';

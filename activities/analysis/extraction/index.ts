@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cmp, dec, toFixed } from './decimal';
+import { cmp, dec, toFixed } from '../../../workflows/analysis/decimal-core';
 import {
   CitationSchema,
   extractMetricFromIndex,
@@ -20,7 +20,7 @@ import { parseQuestion, ParsedQuestionSchema, type ParsedQuestion } from './ques
 import { convertScale, parseRequestedScale, type Scale } from './scale';
 import { PageTextSchema, type PageText } from './statement-table';
 
-export * from './decimal';
+export * from '../../../workflows/analysis/decimal-core';
 export * from './numbers';
 export * from './scale';
 export * from './metric-catalog';

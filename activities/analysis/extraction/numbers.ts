@@ -1,4 +1,4 @@
-import { dec, neg, toString } from './decimal';
+import { dec, neg, toString } from '../../../workflows/analysis/decimal-core';
 
 /** A number as printed in a filing, parsed without ever going through a float. */
 export interface ParsedNumber {

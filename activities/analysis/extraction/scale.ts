@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dec, shift10, toString } from './decimal';
+import { dec, shift10, toString } from '../../../workflows/analysis/decimal-core';
 
 export const ScaleSchema = z.enum(['units', 'thousands', 'millions', 'billions']);
 export type Scale = z.infer<typeof ScaleSchema>;
