@@ -5,6 +5,7 @@ import { runMigrations } from './db/migrate';
 import { connectWorker } from './client/temporal-connection';
 import { createAnalysisActivities } from './activities/analysis';
 import { createDocumentActivities } from './activities/documents/ingest';
+import { createGatewayActivities } from './activities/gateway';
 import { LlmExtractor } from './activities/analysis/llm-extraction';
 import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
 
@@ -24,13 +25,16 @@ export async function createWorker(opts: {
   const activities = {
     ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
     ...createDocumentActivities(opts.database.db),
+    ...createGatewayActivities({ db: opts.database.db }),
     ...(opts.activityOverrides ?? {}),
   };
   const worker = await Worker.create({
     connection,
     namespace: opts.cfg.TEMPORAL_NAMESPACE,
     taskQueue: opts.taskQueue ?? ANALYSIS_TASK_QUEUE,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : { workflowsPath: require.resolve('./workflows') }),
     activities,
     // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
     shutdownGraceTime: '20s',
@@ -43,7 +47,11 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger(cfg.LOG_LEVEL as LogLevel) });
   const database = await openDatabase(cfg);
   await runMigrations(database.db);
-  const { worker, connection } = await createWorker({ cfg, database, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+  const { worker, connection } = await createWorker({
+    cfg,
+    database,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+  });
   Runtime.instance().logger.info('worker started', {
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     namespace: cfg.TEMPORAL_NAMESPACE,

@@ -5,6 +5,7 @@ import { loadConfig } from '../config/env';
 import { openDatabase } from '../db/connection';
 import { authenticateToken } from '../db/repositories/organizations';
 import { AnalysisClient } from './analysis-client';
+import { GatewayClient } from './gateway-client';
 import { connectClient } from './temporal-connection';
 import { ingestFile } from './documents';
 import { AuthenticationError, InvalidRequestError } from './errors';
@@ -19,7 +20,12 @@ const USAGE = `usage: npm run cli -- <command> [options]
           | --json FILE   (a full request as JSON)
   state   --org ORG --request ID
   result  --org ORG --request ID
-  review  --org ORG --request ID --decision approve|reject|correct --user USER_ID --token TOKEN [--note TEXT] [--correct CLAIM_ID=VALUE ...]`;
+  review  --org ORG --request ID --decision approve|reject|correct --user USER_ID --token TOKEN [--note TEXT] [--correct CLAIM_ID=VALUE ...]
+  gateway submit  --file WRITE.json [--dry-run true]
+  gateway approve --org ORG --key IDEMPOTENCY_KEY --user USER_ID --token TOKEN [--note TEXT]
+  gateway reject  --org ORG --key IDEMPOTENCY_KEY --user USER_ID --token TOKEN --note TEXT
+  gateway changes --agent-instance ID [--org ORG]
+  gateway trial-balance --org ORG [--as-of YYYY-MM-DD]`;
 
 const Args = z.object({
   org: z.string().min(1).optional(),
@@ -38,19 +44,35 @@ const Args = z.object({
   token: z.string().optional(),
   note: z.string().optional(),
   correct: z.array(z.string().regex(/^[^=]+=-?\d+(\.\d+)?$/, 'CLAIM_ID=VALUE')).optional(),
+  key: z.string().optional(),
+  'dry-run': z.enum(['true', 'false']).optional(),
+  'agent-instance': z.string().min(1).optional(),
+  'as-of': z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
 });
 
 function need<T>(v: T | undefined, flag: string): T {
-  if (v === undefined) throw new InvalidRequestError(`--${flag} is required`, [{ path: flag, message: 'required' }]);
+  if (v === undefined)
+    throw new InvalidRequestError(`--${flag} is required`, [{ path: flag, message: 'required' }]);
   return v;
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
+  // `gateway <sub>` is one command with its own subcommand.
+  const [first, ...afterFirst] = argv;
+  const [command, rest] =
+    first === 'gateway'
+      ? [`gateway ${afterFirst[0] ?? ''}`, afterFirst.slice(1)]
+      : [first, afterFirst];
   const { values } = parseArgs({
     args: rest,
     options: Object.fromEntries(
-      Object.keys(Args.shape).map((k) => [k, { type: 'string' as const, multiple: k === 'correct' }]),
+      Object.keys(Args.shape).map((k) => [
+        k,
+        { type: 'string' as const, multiple: k === 'correct' },
+      ]),
     ),
     strict: true,
   });
@@ -66,7 +88,10 @@ async function main(argv: string[]): Promise<void> {
       case 'ingest': {
         const database = await openDatabase(cfg);
         try {
-          const r = await ingestFile({ db: database.db, client, taskQueue: cfg.TEMPORAL_TASK_QUEUE }, { orgId: need(a.org, 'org'), path: need(a.file, 'file'), id: a.id, docType: a.type });
+          const r = await ingestFile(
+            { db: database.db, client, taskQueue: cfg.TEMPORAL_TASK_QUEUE },
+            { orgId: need(a.org, 'org'), path: need(a.file, 'file'), id: a.id, docType: a.type },
+          );
           print({ ...r.ingestion, created: r.created });
         } finally {
           await database.close();
@@ -83,12 +108,21 @@ async function main(argv: string[]): Promise<void> {
               queryType: need(a.type, 'type'),
               queryText: need(a.query, 'query'),
               ...(a.framework ? { framework: a.framework } : {}),
-              constraints: { ...(a.metric ? { metric: a.metric } : {}), ...(a.period ? { period: a.period } : {}) },
+              constraints: {
+                ...(a.metric ? { metric: a.metric } : {}),
+                ...(a.period ? { period: a.period } : {}),
+              },
               requestedBy: 'cli',
             };
         const started = await analysis.start(req);
         const view = await analysis.settle(req.orgId, req.requestId);
-        print({ ...started, status: view.status, machineState: view.machineState, reasons: view.validation?.reasons ?? [], answer: view.result?.answer ?? view.proposedAnswer });
+        print({
+          ...started,
+          status: view.status,
+          machineState: view.machineState,
+          reasons: view.validation?.reasons ?? [],
+          answer: view.result?.answer ?? view.proposedAnswer,
+        });
         return;
       }
       case 'state':
@@ -102,7 +136,8 @@ async function main(argv: string[]): Promise<void> {
         const user = need(a.user, 'user');
         const database = await openDatabase(cfg);
         try {
-          if (!(await authenticateToken(database.db, user, need(a.token, 'token')))) throw new AuthenticationError(`Token does not authenticate user ${user}`);
+          if (!(await authenticateToken(database.db, user, need(a.token, 'token'))))
+            throw new AuthenticationError(`Token does not authenticate user ${user}`);
         } finally {
           await database.close();
         }
@@ -110,7 +145,57 @@ async function main(argv: string[]): Promise<void> {
           const [claimId = '', value = ''] = c.split('=');
           return { claimId, value };
         });
-        print(await analysis.review(org, need(a.request, 'request'), { decision: need(a.decision, 'decision'), reviewer: { userId: user, orgId: org }, note: a.note, corrections }));
+        print(
+          await analysis.review(org, need(a.request, 'request'), {
+            decision: need(a.decision, 'decision'),
+            reviewer: { userId: user, orgId: org },
+            note: a.note,
+            corrections,
+          }),
+        );
+        return;
+      }
+      case 'gateway submit':
+      case 'gateway approve':
+      case 'gateway reject':
+      case 'gateway changes':
+      case 'gateway trial-balance': {
+        const database = await openDatabase(cfg);
+        try {
+          const gateway = new GatewayClient(client, database.db, cfg.TEMPORAL_TASK_QUEUE);
+          if (command === 'gateway submit') {
+            const write = JSON.parse(readFileSync(need(a.file, 'file'), 'utf8')) as {
+              orgId: string;
+              idempotencyKey: string;
+            };
+            if (a['dry-run'] === 'true')
+              return print(await gateway.submit(write, { dryRun: true }));
+            const started = await gateway.submit(write);
+            print({ ...started, state: await gateway.settle(write.orgId, write.idempotencyKey) });
+          } else if (command === 'gateway approve' || command === 'gateway reject') {
+            const user = need(a.user, 'user');
+            if (!(await authenticateToken(database.db, user, need(a.token, 'token'))))
+              throw new AuthenticationError(`Token does not authenticate user ${user}`);
+            const org = need(a.org, 'org');
+            const k = need(a.key, 'key');
+            print(
+              command === 'gateway approve'
+                ? await gateway.approve(org, k, user, a.note)
+                : await gateway.reject(org, k, user, need(a.note, 'note')),
+            );
+          } else if (command === 'gateway changes') {
+            print(
+              await gateway.changesByAgentInstance(
+                need(a['agent-instance'], 'agent-instance'),
+                a.org,
+              ),
+            );
+          } else {
+            print(await gateway.trialBalance(need(a.org, 'org'), a['as-of']));
+          }
+        } finally {
+          await database.close();
+        }
         return;
       }
       default:

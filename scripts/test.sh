@@ -9,6 +9,14 @@ export TEST_DATABASE_URL="$(bash scripts/ensure-postgres.sh)"
 export TEMPORAL_TEST_SERVER="${TEMPORAL_TEST_SERVER:-$PWD/.tools/bin/temporal-test-server}"
 export TEMPORAL_CLI="${TEMPORAL_CLI:-$(npx tsx -e "console.log(require('./scripts/lib/temporal-binaries').findBinary(require('./scripts/lib/temporal-binaries').TEMPORAL_CLI, {install:false}))")}"
 set +e
+# Static checks first when running the whole suite: types (ts-jest only transpiles), lint
+# (floating promises, workflow sandbox rules), formatting.
+if [ $# -eq 0 ]; then
+  echo "[test] typecheck, lint, format"
+  npx tsc --noEmit -p tsconfig.json && npx eslint . && npx prettier --check . --log-level warn
+  static=$?
+  [ $static -ne 0 ] && { echo "[test] static checks failed"; exit $static; }
+fi
 npx jest --ci "$@"
 status=$?
 set -e

@@ -23,13 +23,37 @@ export const ErrorType = {
   NoTextLayer: 'NoTextLayer',
   PasswordProtected: 'PasswordProtected',
   UnknownOrganization: 'UnknownOrganization',
+  // Write gateway (workflows/gateway.ts): refusals of a submission and of an approval.
+  InvalidWrite: 'InvalidWrite',
+  UnknownEntity: 'UnknownEntity',
+  WriteNotPermitted: 'WriteNotPermitted',
+  UnbalancedEntry: 'UnbalancedEntry',
+  PeriodClosed: 'PeriodClosed',
+  PeriodStateConflict: 'PeriodStateConflict',
+  AlreadyReversed: 'AlreadyReversed',
+  CurrencyMismatch: 'CurrencyMismatch',
+  AmountMismatch: 'AmountMismatch',
+  InactiveEntity: 'InactiveEntity',
+  DuplicateEntity: 'DuplicateEntity',
+  StaleVersion: 'StaleVersion',
+  AlreadyMatched: 'AlreadyMatched',
+  IdempotencyConflict: 'IdempotencyConflict',
+  InvalidApprovalDecision: 'InvalidApprovalDecision',
+  ApproverNotAuthorized: 'ApproverNotAuthorized',
+  SelfApproval: 'SelfApproval',
+  DuplicateApproval: 'DuplicateApproval',
+  ApprovalNotOpen: 'ApprovalNotOpen',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
 export const NON_RETRYABLE_ERROR_TYPES: ErrorType[] = Object.values(ErrorType);
 
 /** Build a permanent failure of one of our types. */
-export function permanentFailure(type: ErrorType, message: string, details?: unknown): ApplicationFailure {
+export function permanentFailure(
+  type: ErrorType,
+  message: string,
+  details?: unknown,
+): ApplicationFailure {
   return ApplicationFailure.create({
     type,
     message,

@@ -1,3 +1,4 @@
 // The workflow bundle's entry: every workflow the worker runs.
 export { analysisWorkflow } from './analysis';
 export { ingestionWorkflow } from './ingestion';
+export { gatewayWorkflow } from './gateway';

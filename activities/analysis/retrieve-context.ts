@@ -13,15 +13,13 @@ export function createRetrieveContext(db: Db) {
     const chunks = hits.map((h) => ({ ...h }));
     return {
       chunks,
-      citations: hits
-        .slice(0, 5)
-        .map((h) => ({
-          docId: h.docId,
-          page: h.page,
-          charStart: h.charStart,
-          charEnd: h.charEnd,
-          quote: h.quote,
-        })),
+      citations: hits.slice(0, 5).map((h) => ({
+        docId: h.docId,
+        page: h.page,
+        charStart: h.charStart,
+        charEnd: h.charEnd,
+        quote: h.quote,
+      })),
       claims: [],
       // Retrieval only finds context; an empty result is honest low confidence, not failure.
       confidence: hits.length > 0 ? 1 : 0.5,

@@ -1,0 +1,323 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/connection';
+import { memberships, organizations, type Role } from '../../db/schema';
+import {
+  accountsWithoutPostings,
+  periodStatus,
+  type EntryDraft,
+  type Q,
+} from '../../db/repositories/ledger';
+import { existingIds, type EntityType } from '../../db/repositories/master-data';
+import {
+  getRiskSettings,
+  insertEffects,
+  listVotes,
+  lockSubmission,
+  setSubmissionStatus,
+} from '../../db/repositories/gateway';
+import { ErrorType } from '../../workflows/errors';
+import { scoreRisk, type RiskAssessment, type RiskFacts } from '../../workflows/gateway/risk';
+import {
+  parseWrite,
+  formatIssues,
+  type GatewayWrite,
+  type WriteIssue,
+  type WritePayload,
+  type WriteKind,
+} from '../../workflows/gateway/writes';
+import type { Effect, EntryPreview } from '../../workflows/gateway.contract';
+import { gatewayWorkflowId } from '../../workflows/gateway.contract';
+import { WRITE_KINDS_REGISTRY, type Plan, type PlanContext } from './kinds';
+import { GatewayRefusal, refusalFromDb } from './refusal';
+
+export interface Evaluation {
+  plan: Plan;
+  risk: RiskAssessment;
+  preview: EntryPreview[];
+}
+
+export function previewOf(entries: EntryDraft[]): EntryPreview[] {
+  return entries.map((e) => ({
+    entryId: e.id,
+    entryDate: e.entryDate,
+    memo: e.memo,
+    reversalOf: e.reversalOf,
+    lines: e.lines.map((l) => ({
+      accountId: l.accountId,
+      currency: l.currency,
+      debit: l.debit.toString(),
+      credit: l.credit.toString(),
+      memo: l.memo,
+    })),
+  }));
+}
+
+async function rolesIn(q: Q, orgId: string, userId: string): Promise<Role[]> {
+  const rows = await q
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+  return rows.map((r) => r.role);
+}
+
+/** Humans by role; agents by their allowed_workflows, and only under an operator of the org. */
+async function checkPermission(q: Q, w: GatewayWrite): Promise<void> {
+  const needed = WRITE_KINDS_REGISTRY[w.kind].submitRoles;
+  if (w.submitter.kind === 'user') {
+    const roles = await rolesIn(q, w.orgId, w.submitter.userId);
+    if (!roles.some((r) => needed.includes(r))) {
+      throw new GatewayRefusal(
+        ErrorType.WriteNotPermitted,
+        `User ${w.submitter.userId} may not submit ${w.kind} in org ${w.orgId} (needs one of: ${needed.join(', ')})`,
+        [{ path: 'submitter.userId', message: 'missing role' }],
+      );
+    }
+    return;
+  }
+  const a = w.submitter;
+  if (!a.allowedWorkflows.includes(w.kind)) {
+    throw new GatewayRefusal(
+      ErrorType.WriteNotPermitted,
+      `Agent ${a.agentType} (${a.instanceId}) may not submit ${w.kind}; allowed: ${a.allowedWorkflows.join(', ') || 'none'}`,
+      [{ path: 'submitter.allowedWorkflows', message: `${w.kind} not allowed` }],
+    );
+  }
+  if ((await rolesIn(q, w.orgId, a.operatorUserId)).length === 0) {
+    throw new GatewayRefusal(
+      ErrorType.WriteNotPermitted,
+      `Operator ${a.operatorUserId} of agent ${a.instanceId} is not a member of org ${w.orgId}`,
+      [{ path: 'submitter.operatorUserId', message: 'not a member of the org' }],
+    );
+  }
+}
+
+/** Every referenced id must exist in the submitting org; a missing one is named with its path. */
+async function checkReferences(q: Q, w: GatewayWrite): Promise<void> {
+  const def = WRITE_KINDS_REGISTRY[w.kind] as {
+    refs(p: unknown): { path: string; entity: EntityType; id: string }[];
+  };
+  const refs = def.refs(w.payload);
+  const byEntity = new Map<EntityType, string[]>();
+  for (const r of refs) byEntity.set(r.entity, [...(byEntity.get(r.entity) ?? []), r.id]);
+  const found = new Map<EntityType, Set<string>>();
+  for (const [entity, ids] of byEntity)
+    found.set(entity, await existingIds(q, entity, w.orgId, ids));
+  const missing = refs.filter((r) => !found.get(r.entity)?.has(r.id));
+  if (missing.length > 0) {
+    const issues: WriteIssue[] = missing.map((m) => ({
+      path: m.path,
+      message: `unknown ${m.entity} id ${m.id} in org ${w.orgId}`,
+    }));
+    throw new GatewayRefusal(
+      ErrorType.UnknownEntity,
+      `Unknown id(s) in org ${w.orgId}: ${missing.map((m) => `${m.entity} ${m.id} (${m.path})`).join(', ')}`,
+      issues,
+    );
+  }
+}
+
+/**
+ * Validates a parsed write against the database and scores it: org, permission, references,
+ * the kind's plan (its own checks), open period, then the risk rules. Reads only.
+ */
+export async function evaluateWrite(
+  q: Q,
+  w: GatewayWrite,
+  submissionId: string,
+): Promise<Evaluation> {
+  const [org] = await q
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, w.orgId));
+  if (!org)
+    throw new GatewayRefusal(ErrorType.UnknownOrganization, `Unknown organization "${w.orgId}"`, [
+      { path: 'orgId', message: 'unknown organization' },
+    ]);
+  await checkPermission(q, w);
+  await checkReferences(q, w);
+  const ctx: PlanContext = {
+    q,
+    orgId: w.orgId,
+    submissionId,
+    entryKey: gatewayWorkflowId(w.orgId, w.idempotencyKey),
+    sourceRef: w.source ? `${w.source.type}:${w.source.id}` : null,
+  };
+  const def = WRITE_KINDS_REGISTRY[w.kind] as {
+    plan(c: PlanContext, p: WritePayload<WriteKind>): Promise<Plan>;
+  };
+  const plan = await def.plan(ctx, w.payload as WritePayload<WriteKind>);
+  if (plan.postingDate) {
+    const period = plan.postingDate.date.slice(0, 7);
+    if ((await periodStatus(q, w.orgId, period)) === 'closed') {
+      throw new GatewayRefusal(
+        ErrorType.PeriodClosed,
+        `Period ${period} is closed for org ${w.orgId}`,
+        [{ path: plan.postingDate.path, message: `period ${period} is closed` }],
+      );
+    }
+  }
+  const gross = new Map<string, bigint>();
+  for (const e of plan.entries)
+    for (const l of e.lines) gross.set(l.currency, (gross.get(l.currency) ?? 0n) + l.debit);
+  const facts: RiskFacts = {
+    kind: w.kind,
+    amounts: [...gross].map(([currency, n]) => ({ currency, amountMinor: n.toString() })),
+    irreversible: false,
+    payeeBankDetails: null,
+    payeeBankDetailsRecentlyChanged: false,
+    placeholderContacts: [],
+    firstPostingAccounts: plan.facts.reversal
+      ? []
+      : await accountsWithoutPostings(
+          q,
+          w.orgId,
+          plan.entries.flatMap((e) => e.lines.map((l) => l.accountId)),
+        ),
+    reversal: false,
+    periodChange: null,
+    newMasterData: false,
+    ...plan.facts,
+  };
+  const risk = scoreRisk(facts, await getRiskSettings(q, w.orgId));
+  return { plan, risk, preview: previewOf(plan.entries) };
+}
+
+export interface DryRunResult {
+  valid: boolean;
+  refusal: { type: string; message: string; issues: WriteIssue[] } | null;
+  risk: RiskAssessment | null;
+  lane: RiskAssessment['lane'] | null;
+  entries: EntryPreview[];
+}
+
+/**
+ * What a submission would do, without doing it: runs in a READ ONLY transaction that is
+ * rolled back, so not even a period row is created.
+ */
+export async function dryRunWrite(db: Db, raw: unknown): Promise<DryRunResult> {
+  const parsed = parseWrite(raw);
+  if (!parsed.ok)
+    return {
+      valid: false,
+      refusal: {
+        type: ErrorType.InvalidWrite,
+        message: `Invalid write: ${formatIssues(parsed.issues)}`,
+        issues: parsed.issues,
+      },
+      risk: null,
+      lane: null,
+      entries: [],
+    };
+  const w = parsed.write;
+  const rollback = new Error('dry run rollback');
+  let out: DryRunResult | undefined;
+  try {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set transaction read only`);
+      try {
+        const ev = await evaluateWrite(tx, w, gatewayWorkflowId(w.orgId, w.idempotencyKey));
+        out = {
+          valid: true,
+          refusal: null,
+          risk: ev.risk,
+          lane: ev.risk.lane,
+          entries: ev.preview,
+        };
+      } catch (err) {
+        if (!(err instanceof GatewayRefusal)) throw err;
+        out = {
+          valid: false,
+          refusal: { type: err.type, message: err.message, issues: err.issues },
+          risk: null,
+          lane: null,
+          entries: [],
+        };
+      }
+      throw rollback;
+    });
+  } catch (err) {
+    if (err !== rollback) throw err;
+  }
+  return out as DryRunResult;
+}
+
+export interface ApplyOutcome {
+  effects: Effect[];
+  entryIds: string[];
+  alreadyApplied: boolean;
+}
+
+/**
+ * Applies a registered submission in ONE transaction: lock its row (a concurrent or retried
+ * apply waits, then finds it applied), check the recorded votes satisfy its lane, re-plan
+ * against the current state, write, record effects, mark applied. The journal entries'
+ * unique idempotency key is the last line of defence against a double post.
+ */
+export async function applySubmission(db: Db, submissionId: string): Promise<ApplyOutcome> {
+  try {
+    return await db.transaction(async (tx) => {
+      const row = await lockSubmission(tx, submissionId);
+      if (!row)
+        throw new GatewayRefusal(ErrorType.ApprovalNotOpen, `No submission ${submissionId}`);
+      if (row.status === 'applied') {
+        const r = row.result as { effects: Effect[]; entryIds: string[] };
+        return { ...r, alreadyApplied: true };
+      }
+      if (row.status !== 'awaiting_approval' && row.status !== 'approved') {
+        throw new GatewayRefusal(
+          ErrorType.ApprovalNotOpen,
+          `Submission ${submissionId} is ${row.status}; it cannot be applied`,
+        );
+      }
+      const votes = await listVotes(tx, submissionId);
+      const self = new Set(
+        [row.submitterUserId, row.operatorUserId].filter((x): x is string => x !== null),
+      );
+      const approvals = votes.filter(
+        (v) => v.decision === 'approve' && !self.has(v.approverUserId),
+      ).length;
+      if (votes.some((v) => v.decision === 'reject') || approvals < row.requiredApprovals) {
+        throw new GatewayRefusal(
+          ErrorType.ApprovalNotOpen,
+          `Submission ${submissionId} has ${approvals} of ${row.requiredApprovals} approvals${votes.some((v) => v.decision === 'reject') ? ' and a rejection' : ''}`,
+        );
+      }
+      const parsed = parseWrite({
+        orgId: row.orgId,
+        idempotencyKey: row.idempotencyKey,
+        submitter: row.submitter,
+        kind: row.kind,
+        payload: row.payload,
+        ...(row.sourceRef ? { source: sourceOf(row.sourceRef) } : {}),
+      });
+      if (!parsed.ok)
+        throw new GatewayRefusal(
+          ErrorType.InvalidWrite,
+          `Stored write no longer parses: ${formatIssues(parsed.issues)}`,
+          parsed.issues,
+        );
+      const ev = await evaluateWrite(tx, parsed.write, submissionId);
+      const effects = await ev.plan.write(tx);
+      await insertEffects(tx, submissionId, effects);
+      const entryIds = ev.plan.entries.map((e) => e.id);
+      await setSubmissionStatus(tx, submissionId, 'applied', { result: { effects, entryIds } });
+      return { effects, entryIds, alreadyApplied: false };
+    });
+  } catch (err) {
+    const refusal = err instanceof GatewayRefusal ? err : refusalFromDb(err);
+    if (!refusal) throw err;
+    // Not approved (yet) is no verdict on the write itself: leave the submission as it is.
+    if (refusal.type === ErrorType.ApprovalNotOpen) throw refusal;
+    // A permanent refusal at apply time (the period closed while approvals were pending, ...):
+    // recorded on the submission, then reported as a typed failure.
+    await setSubmissionStatus(db, submissionId, 'failed', {
+      error: { type: refusal.type, message: refusal.message, issues: refusal.issues },
+    });
+    throw refusal;
+  }
+}
+
+function sourceOf(ref: string): { type: 'document' | 'event' | 'manual'; id: string } {
+  const i = ref.indexOf(':');
+  return { type: ref.slice(0, i) as 'document' | 'event' | 'manual', id: ref.slice(i + 1) };
+}

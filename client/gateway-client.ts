@@ -1,0 +1,225 @@
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  type WorkflowHandle,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Db } from '../db/connection';
+import { changesByAgentInstance, type AgentChange } from '../db/repositories/gateway';
+import { trialBalance, type TrialBalance } from '../db/repositories/ledger';
+import { dryRunWrite, type DryRunResult } from '../activities/gateway/evaluate';
+import { CsOrg, CsState } from '../workflows/analysis.contract';
+import {
+  ApprovalDecisionSchema,
+  CsWriteKind,
+  GATEWAY_TASK_QUEUE,
+  GATEWAY_WORKFLOW,
+  GatewayResultSchema,
+  approvalUpdate,
+  gatewayStateQuery,
+  gatewayWorkflowId,
+  parseWrite,
+  type ApprovalAck,
+  type ApprovalDecision,
+  type GatewayResult,
+  type GatewayStateView,
+} from '../workflows/gateway.contract';
+import type { WriteIssue } from '../workflows/gateway/writes';
+import { InvalidRequestError } from './errors';
+
+/** The gateway refused a write (unknown entity, not permitted, closed period, ...): nothing changed. */
+export class WriteRefusedError extends Error {
+  override readonly name = 'WriteRefusedError';
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly issues: WriteIssue[],
+  ) {
+    super(message);
+  }
+}
+
+/** An approval or rejection the workflow did not accept (self-approval, other org, double vote, ...). */
+export class ApprovalRefusedError extends Error {
+  override readonly name = 'ApprovalRefusedError';
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SubmitResult {
+  submissionId: string;
+  workflowId: string;
+  started: boolean;
+}
+
+function refusalFrom(err: unknown): WriteRefusedError | undefined {
+  if (!(err instanceof WorkflowFailedError)) return undefined;
+  let c: unknown = err.cause;
+  for (let i = 0; i < 3 && c; i++) {
+    if (c instanceof ApplicationFailure && c.type) {
+      const details = (c.details?.[0] ?? {}) as { issues?: WriteIssue[] };
+      return new WriteRefusedError(c.type, c.message, details.issues ?? []);
+    }
+    c = (c as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * The one way to change the books or master data. Users, services and agents submit here;
+ * each submission is a gatewayWorkflow run, keyed by (org, idempotency key).
+ */
+export class GatewayClient {
+  constructor(
+    private readonly client: Client,
+    private readonly db: Db,
+    private readonly taskQueue: string = GATEWAY_TASK_QUEUE,
+  ) {}
+
+  handle(orgId: string, idempotencyKey: string): WorkflowHandle {
+    return this.client.workflow.getHandle(gatewayWorkflowId(orgId, idempotencyKey));
+  }
+
+  /** Dry run: validation, risk, lane and the entries it would post; no workflow, no writes. */
+  submit(write: unknown, opts: { dryRun: true }): Promise<DryRunResult>;
+  submit(write: unknown, opts?: { dryRun?: false }): Promise<SubmitResult>;
+  async submit(
+    write: unknown,
+    opts: { dryRun?: boolean } = {},
+  ): Promise<SubmitResult | DryRunResult> {
+    if (opts.dryRun) return dryRunWrite(this.db, write);
+    const parsed = parseWrite(write);
+    if (!parsed.ok) {
+      const issues = parsed.issues;
+      throw new InvalidRequestError(
+        `Invalid write: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
+        issues,
+      );
+    }
+    const w = parsed.write;
+    const workflowId = gatewayWorkflowId(w.orgId, w.idempotencyKey);
+    try {
+      await this.client.workflow.start(GATEWAY_WORKFLOW, {
+        args: [w],
+        taskQueue: this.taskQueue,
+        workflowId,
+        // Resubmitting the same key while it runs joins that run (a retried call is not a
+        // second write); after a refusal (failed run) the corrected write may reuse the key;
+        // an applied, rejected or expired key is never run again.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+        typedSearchAttributes: [
+          { key: CsOrg, value: w.orgId },
+          { key: CsWriteKind, value: w.kind },
+          { key: CsState, value: 'evaluating' },
+        ],
+      });
+      return { submissionId: workflowId, workflowId, started: true };
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        return { submissionId: workflowId, workflowId, started: false };
+      throw err;
+    }
+  }
+
+  /** The run's result; a refusal comes back as WriteRefusedError with its type and issue paths. */
+  async result(orgId: string, idempotencyKey: string): Promise<GatewayResult> {
+    try {
+      return GatewayResultSchema.parse(await this.handle(orgId, idempotencyKey).result());
+    } catch (err) {
+      throw refusalFrom(err) ?? err;
+    }
+  }
+
+  async state(orgId: string, idempotencyKey: string): Promise<GatewayStateView> {
+    return this.handle(orgId, idempotencyKey).query(gatewayStateQuery);
+  }
+
+  /** Waits until the submission awaits approval or is finished (throws its refusal). */
+  async settle(
+    orgId: string,
+    idempotencyKey: string,
+    timeoutMs = 60_000,
+  ): Promise<GatewayStateView> {
+    const deadline = Date.now() + timeoutMs;
+    const handle = this.handle(orgId, idempotencyKey);
+    for (;;) {
+      const view = await handle.query(gatewayStateQuery).catch(() => null);
+      if (view && (view.status === 'awaiting_approval' || view.status === 'completed')) return view;
+      const desc = await handle.describe();
+      if (desc.status.name !== 'RUNNING') {
+        await this.result(orgId, idempotencyKey); // throws the refusal
+        return handle.query(gatewayStateQuery);
+      }
+      if (Date.now() > deadline)
+        throw new Error(`Submission ${idempotencyKey} did not settle within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Approve or reject (with a note); refusals come back as ApprovalRefusedError with the type. */
+  async decide(
+    orgId: string,
+    idempotencyKey: string,
+    decision: ApprovalDecision,
+  ): Promise<ApprovalAck> {
+    const parsed = ApprovalDecisionSchema.safeParse(decision);
+    if (!parsed.success) throw InvalidRequestError.fromZod('approval decision', parsed.error);
+    try {
+      return await this.handle(orgId, idempotencyKey).executeUpdate(approvalUpdate, {
+        args: [parsed.data],
+      });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+        throw new ApprovalRefusedError(err.cause.type ?? 'ApprovalRefused', err.cause.message);
+      if (err instanceof WorkflowNotFoundError)
+        throw new ApprovalRefusedError(
+          'ApprovalNotOpen',
+          `No open submission ${idempotencyKey}: ${err.message}`,
+        );
+      throw err;
+    }
+  }
+
+  approve(
+    orgId: string,
+    idempotencyKey: string,
+    userId: string,
+    note?: string,
+  ): Promise<ApprovalAck> {
+    return this.decide(orgId, idempotencyKey, {
+      decision: 'approve',
+      approver: { userId, orgId },
+      ...(note ? { note } : {}),
+    });
+  }
+
+  reject(
+    orgId: string,
+    idempotencyKey: string,
+    userId: string,
+    note: string,
+  ): Promise<ApprovalAck> {
+    return this.decide(orgId, idempotencyKey, {
+      decision: 'reject',
+      approver: { userId, orgId },
+      note,
+    });
+  }
+
+  /** What did agent instance X change, and who signed each change? */
+  changesByAgentInstance(agentInstanceId: string, orgId?: string): Promise<AgentChange[]> {
+    return changesByAgentInstance(this.db, agentInstanceId, orgId);
+  }
+
+  trialBalance(orgId: string, asOf?: string): Promise<TrialBalance> {
+    return trialBalance(this.db, orgId, asOf);
+  }
+}

@@ -1,0 +1,248 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../connection';
+import { accounts, fiscalPeriods, journalEntries, journalLines } from '../schema';
+
+/** A transaction or the pool: repository functions run inside the gateway's apply transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Q = Db | Tx;
+
+export interface EntryLineDraft {
+  accountId: string;
+  currency: string;
+  debit: bigint;
+  credit: bigint;
+  memo: string | null;
+}
+export interface EntryDraft {
+  id: string;
+  orgId: string;
+  idempotencyKey: string;
+  entryDate: string;
+  memo: string;
+  reversalOf: string | null;
+  submissionId: string | null;
+  sourceRef: string | null;
+  lines: EntryLineDraft[];
+}
+
+/**
+ * Posts one entry: draft row, its lines, then the flip to posted (which the period trigger
+ * checks, and which makes the entry immutable). Balance is checked by the deferred trigger
+ * when the surrounding transaction commits, so call this inside one.
+ */
+export async function postEntry(tx: Tx, e: EntryDraft): Promise<void> {
+  await tx.insert(journalEntries).values({
+    id: e.id,
+    orgId: e.orgId,
+    idempotencyKey: e.idempotencyKey,
+    entryDate: e.entryDate,
+    memo: e.memo,
+    status: 'draft',
+    reversalOf: e.reversalOf,
+    submissionId: e.submissionId,
+    sourceRef: e.sourceRef,
+  });
+  await tx.insert(journalLines).values(
+    e.lines.map((l, i) => ({
+      entryId: e.id,
+      orgId: e.orgId,
+      lineNo: i + 1,
+      accountId: l.accountId,
+      currency: l.currency,
+      debit: l.debit,
+      credit: l.credit,
+      memo: l.memo,
+    })),
+  );
+  await tx
+    .update(journalEntries)
+    .set({ status: 'posted', postedAt: sql`now()` })
+    .where(eq(journalEntries.id, e.id));
+}
+
+export async function getEntry(q: Q, orgId: string, entryId: string) {
+  const [entry] = await q
+    .select()
+    .from(journalEntries)
+    .where(and(eq(journalEntries.orgId, orgId), eq(journalEntries.id, entryId)));
+  if (!entry) return undefined;
+  const lines = await q
+    .select()
+    .from(journalLines)
+    .where(eq(journalLines.entryId, entryId))
+    .orderBy(asc(journalLines.lineNo));
+  return { ...entry, lines };
+}
+
+export async function findReversal(q: Q, entryId: string): Promise<string | undefined> {
+  const rows = await q
+    .select({ id: journalEntries.id })
+    .from(journalEntries)
+    .where(eq(journalEntries.reversalOf, entryId));
+  return rows[0]?.id;
+}
+
+/** Accounts among ids that have never had a posted line (the "first posting" risk rule). */
+export async function accountsWithoutPostings(
+  q: Q,
+  orgId: string,
+  ids: string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const used = await q
+    .selectDistinct({ id: journalLines.accountId })
+    .from(journalLines)
+    .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+    .where(
+      and(
+        eq(journalLines.orgId, orgId),
+        inArray(journalLines.accountId, ids),
+        eq(journalEntries.status, 'posted'),
+      ),
+    );
+  const set = new Set(used.map((u) => u.id));
+  return [...new Set(ids)].filter((id) => !set.has(id));
+}
+
+export async function accountBySystemRole(q: Q, orgId: string, role: string) {
+  const rows = await q
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.orgId, orgId), eq(accounts.systemRole, role)));
+  return rows[0];
+}
+
+export async function getAccounts(q: Q, orgId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return q
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.orgId, orgId), inArray(accounts.id, ids)));
+}
+
+export async function listAccounts(q: Q, orgId: string) {
+  return q.select().from(accounts).where(eq(accounts.orgId, orgId)).orderBy(asc(accounts.code));
+}
+
+export async function periodStatus(
+  q: Q,
+  orgId: string,
+  period: string,
+): Promise<'open' | 'closed'> {
+  const rows = await q
+    .select({ status: fiscalPeriods.status })
+    .from(fiscalPeriods)
+    .where(and(eq(fiscalPeriods.orgId, orgId), eq(fiscalPeriods.period, period)));
+  return rows[0]?.status ?? 'open';
+}
+
+/** Sets a period's status; the row lock serializes it against concurrent postings (see trigger). */
+export async function setPeriodStatus(
+  tx: Tx,
+  orgId: string,
+  period: string,
+  status: 'open' | 'closed',
+  submissionId: string,
+): Promise<boolean> {
+  const from = status === 'closed' ? 'open' : 'closed';
+  await tx.insert(fiscalPeriods).values({ orgId, period, status: 'open' }).onConflictDoNothing();
+  const updated = await tx
+    .update(fiscalPeriods)
+    .set({ status, changedAt: sql`now()`, changedBySubmission: submissionId })
+    .where(
+      and(
+        eq(fiscalPeriods.orgId, orgId),
+        eq(fiscalPeriods.period, period),
+        eq(fiscalPeriods.status, from),
+      ),
+    )
+    .returning({ period: fiscalPeriods.period });
+  return updated.length === 1;
+}
+
+export interface TrialBalanceRow {
+  accountId: string;
+  code: string;
+  name: string;
+  type: string;
+  currency: string;
+  debits: string;
+  credits: string;
+  /** debits - credits (positive = debit balance). */
+  balance: string;
+}
+export interface TrialBalance {
+  orgId: string;
+  asOf: string | null;
+  rows: TrialBalanceRow[];
+  totals: { currency: string; debits: string; credits: string; net: string }[];
+}
+
+/** Trial balance over posted entries (optionally up to a date): per account and currency. */
+export async function trialBalance(q: Q, orgId: string, asOf?: string): Promise<TrialBalance> {
+  const result = await q.execute<{
+    account_id: string;
+    code: string;
+    name: string;
+    type: string;
+    currency: string;
+    debits: string;
+    credits: string;
+  }>(sql`
+    select a.id as account_id, a.code, a.name, a.type, l.currency, sum(l.debit)::text as debits, sum(l.credit)::text as credits
+    from ${journalLines} l
+    join ${journalEntries} e on e.id = l.entry_id and e.status = 'posted'
+    join ${accounts} a on a.id = l.account_id
+    where l.org_id = ${orgId} ${asOf ? sql`and e.entry_date <= ${asOf}` : sql``}
+    group by a.id, a.code, a.name, a.type, l.currency
+    order by l.currency, a.code`);
+  const rows = result.rows.map((r) => ({
+    accountId: r.account_id,
+    code: r.code,
+    name: r.name,
+    type: r.type,
+    currency: r.currency,
+    debits: r.debits,
+    credits: r.credits,
+    balance: (BigInt(r.debits) - BigInt(r.credits)).toString(),
+  }));
+  const byCurrency = new Map<string, { debits: bigint; credits: bigint }>();
+  for (const r of rows) {
+    const t = byCurrency.get(r.currency) ?? { debits: 0n, credits: 0n };
+    t.debits += BigInt(r.debits);
+    t.credits += BigInt(r.credits);
+    byCurrency.set(r.currency, t);
+  }
+  const totals = [...byCurrency].map(([currency, t]) => ({
+    currency,
+    debits: t.debits.toString(),
+    credits: t.credits.toString(),
+    net: (t.debits - t.credits).toString(),
+  }));
+  return { orgId, asOf: asOf ?? null, rows, totals };
+}
+
+/** One account's balance per currency over posted entries. */
+export async function accountBalance(
+  q: Q,
+  orgId: string,
+  accountIdValue: string,
+): Promise<{ currency: string; debits: string; credits: string; balance: string }[]> {
+  const result = await q.execute<{ currency: string; debits: string; credits: string }>(sql`
+    select l.currency, sum(l.debit)::text as debits, sum(l.credit)::text as credits
+    from ${journalLines} l join ${journalEntries} e on e.id = l.entry_id and e.status = 'posted'
+    where l.org_id = ${orgId} and l.account_id = ${accountIdValue}
+    group by l.currency order by l.currency`);
+  return result.rows.map((r) => ({
+    ...r,
+    balance: (BigInt(r.debits) - BigInt(r.credits)).toString(),
+  }));
+}
+
+export async function countEntries(q: Q, orgId: string): Promise<number> {
+  const r = await q
+    .select({ n: sql<number>`count(*)::int` })
+    .from(journalEntries)
+    .where(eq(journalEntries.orgId, orgId));
+  return r[0]?.n ?? 0;
+}

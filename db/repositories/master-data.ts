@@ -1,0 +1,141 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  accounts,
+  bankAccounts,
+  bankLines,
+  bills,
+  customers,
+  journalEntries,
+  paymentTerms,
+  payments,
+  taxCodes,
+  vendors,
+} from '../schema';
+import type { Q } from './ledger';
+
+/** Entity types a write can reference; each maps to its org-scoped table. */
+export const ENTITY_TABLES = {
+  account: accounts,
+  vendor: vendors,
+  customer: customers,
+  taxCode: taxCodes,
+  paymentTerms: paymentTerms,
+  bankAccount: bankAccounts,
+  bankLine: bankLines,
+  bill: bills,
+  entry: journalEntries,
+} as const;
+export type EntityType = keyof typeof ENTITY_TABLES;
+
+/** The ids among `ids` that exist in the org (an id of another org does not exist here). */
+export async function existingIds(
+  q: Q,
+  entity: EntityType,
+  orgId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const t = ENTITY_TABLES[entity];
+  const rows = await q
+    .select({ id: t.id })
+    .from(t)
+    .where(and(eq(t.orgId, orgId), inArray(t.id, [...new Set(ids)])));
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function getVendor(q: Q, orgId: string, id: string) {
+  const [row] = await q
+    .select()
+    .from(vendors)
+    .where(and(eq(vendors.orgId, orgId), eq(vendors.id, id)));
+  return row;
+}
+
+export async function currentPayeeAccount(q: Q, orgId: string, vendorId: string) {
+  const [row] = await q
+    .select()
+    .from(bankAccounts)
+    .where(
+      and(
+        eq(bankAccounts.orgId, orgId),
+        eq(bankAccounts.vendorId, vendorId),
+        isNull(bankAccounts.retiredAt),
+      ),
+    );
+  return row;
+}
+
+export async function getBankAccount(q: Q, orgId: string, id: string) {
+  const [row] = await q
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.orgId, orgId), eq(bankAccounts.id, id)));
+  return row;
+}
+
+export async function getTaxCodes(q: Q, orgId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return q
+    .select()
+    .from(taxCodes)
+    .where(and(eq(taxCodes.orgId, orgId), inArray(taxCodes.id, ids)));
+}
+
+export async function getPaymentTerms(q: Q, orgId: string, id: string) {
+  const [row] = await q
+    .select()
+    .from(paymentTerms)
+    .where(and(eq(paymentTerms.orgId, orgId), eq(paymentTerms.id, id)));
+  return row;
+}
+
+export async function getBill(q: Q, orgId: string, id: string) {
+  const [row] = await q
+    .select()
+    .from(bills)
+    .where(and(eq(bills.orgId, orgId), eq(bills.id, id)));
+  return row;
+}
+
+export async function findBillByNumber(q: Q, orgId: string, vendorId: string, billNumber: string) {
+  const [row] = await q
+    .select()
+    .from(bills)
+    .where(
+      and(eq(bills.orgId, orgId), eq(bills.vendorId, vendorId), eq(bills.billNumber, billNumber)),
+    );
+  return row;
+}
+
+export async function paidOnBill(q: Q, orgId: string, billId: string): Promise<bigint> {
+  const [r] = await q
+    .select({ n: sql<string>`coalesce(sum(${payments.amountMinor}), 0)::text` })
+    .from(payments)
+    .where(and(eq(payments.orgId, orgId), eq(payments.billId, billId)));
+  return BigInt(r?.n ?? '0');
+}
+
+export async function getBankLine(q: Q, orgId: string, id: string) {
+  const [row] = await q
+    .select()
+    .from(bankLines)
+    .where(and(eq(bankLines.orgId, orgId), eq(bankLines.id, id)));
+  return row;
+}
+
+/** Bank statement lines arrive from a connector sync: source data, not books (no gateway). */
+export async function insertBankLines(
+  q: Q,
+  lines: {
+    id: string;
+    orgId: string;
+    bankAccountId: string;
+    bookedOn: string;
+    amountMinor: bigint;
+    currency: string;
+    description: string;
+  }[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  await q.insert(bankLines).values(lines).onConflictDoNothing();
+}

@@ -1,0 +1,317 @@
+import { sql } from 'drizzle-orm';
+import {
+  pgTable,
+  text,
+  timestamp,
+  bigint,
+  integer,
+  date,
+  unique,
+  check,
+  foreignKey,
+  index,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { organizations } from './organizations';
+import { accounts, journalEntries } from './ledger';
+import { gatewaySubmissions } from './gateway';
+
+/**
+ * Master data. Every row is created or changed only by an applied gateway submission, whose
+ * id each row keeps (created_by / updated_by) for attribution.
+ */
+export const paymentTerms = pgTable(
+  'payment_terms',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    dueDays: integer('due_days').notNull(),
+    discountDays: integer('discount_days'),
+    discountBasisPoints: integer('discount_basis_points'),
+    createdBySubmission: text('created_by_submission').references(() => gatewaySubmissions.id),
+  },
+  (t) => [
+    unique('payment_terms_org_code').on(t.orgId, t.code),
+    unique('payment_terms_org_id').on(t.orgId, t.id),
+    check('payment_terms_due_days', sql`${t.dueDays} >= 0`),
+  ],
+);
+
+/** VAT / sales-tax rates in basis points, valid from effective_from until effective_to (exclusive). */
+export const taxCodes = pgTable(
+  'tax_codes',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind').$type<'vat' | 'sales_tax'>().notNull(),
+    rateBasisPoints: integer('rate_basis_points').notNull(),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    effectiveTo: date('effective_to', { mode: 'string' }),
+    /** Where the tax on a purchase lands (input VAT / sales tax receivable). */
+    accountId: text('account_id').notNull(),
+    createdBySubmission: text('created_by_submission').references(() => gatewaySubmissions.id),
+  },
+  (t) => [
+    unique('tax_codes_org_code_from').on(t.orgId, t.code, t.effectiveFrom),
+    unique('tax_codes_org_id').on(t.orgId, t.id),
+    foreignKey({
+      name: 'tax_codes_account_same_org',
+      columns: [t.orgId, t.accountId],
+      foreignColumns: [accounts.orgId, accounts.id],
+    }),
+    check('tax_codes_kind_known', sql`${t.kind} in ('vat','sales_tax')`),
+    check('tax_codes_rate_range', sql`${t.rateBasisPoints} between 0 and 10000`),
+    check(
+      'tax_codes_dates_ordered',
+      sql`${t.effectiveTo} is null or ${t.effectiveTo} > ${t.effectiveFrom}`,
+    ),
+  ],
+);
+
+export const vendors = pgTable(
+  'vendors',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    taxId: text('tax_id'),
+    paymentTermsId: text('payment_terms_id'),
+    defaultExpenseAccountId: text('default_expense_account_id'),
+    status: text('status').$type<'active' | 'inactive'>().notNull().default('active'),
+    /** Optimistic concurrency: vendor.update names the version it changes. */
+    version: integer('version').notNull().default(1),
+    createdBySubmission: text('created_by_submission').references(() => gatewaySubmissions.id),
+    updatedBySubmission: text('updated_by_submission').references(() => gatewaySubmissions.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('vendors_org_id').on(t.orgId, t.id),
+    foreignKey({
+      name: 'vendors_terms_same_org',
+      columns: [t.orgId, t.paymentTermsId],
+      foreignColumns: [paymentTerms.orgId, paymentTerms.id],
+    }),
+    foreignKey({
+      name: 'vendors_expense_account_same_org',
+      columns: [t.orgId, t.defaultExpenseAccountId],
+      foreignColumns: [accounts.orgId, accounts.id],
+    }),
+    check('vendors_status_known', sql`${t.status} in ('active','inactive')`),
+  ],
+);
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    taxId: text('tax_id'),
+    paymentTermsId: text('payment_terms_id'),
+    createdBySubmission: text('created_by_submission').references(() => gatewaySubmissions.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('customers_org_id').on(t.orgId, t.id),
+    foreignKey({
+      name: 'customers_terms_same_org',
+      columns: [t.orgId, t.paymentTermsId],
+      foreignColumns: [paymentTerms.orgId, paymentTerms.id],
+    }),
+  ],
+);
+
+/**
+ * Bank details. Owner is the org itself (its own accounts, mapped to a ledger cash account)
+ * or a vendor (payee details). Payee details are never edited in place: a change retires the
+ * old row and inserts a new one, so "when did the bank details change" stays answerable.
+ */
+export const bankAccounts = pgTable(
+  'bank_accounts',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    ownerType: text('owner_type').$type<'org' | 'vendor'>().notNull(),
+    vendorId: text('vendor_id'),
+    holderName: text('holder_name').notNull(),
+    iban: text('iban'),
+    accountNumber: text('account_number'),
+    routingCode: text('routing_code'),
+    bic: text('bic'),
+    currency: text('currency').notNull(),
+    ledgerAccountId: text('ledger_account_id'),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    createdBySubmission: text('created_by_submission').references(() => gatewaySubmissions.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('bank_accounts_org_id').on(t.orgId, t.id),
+    foreignKey({
+      name: 'bank_accounts_vendor_same_org',
+      columns: [t.orgId, t.vendorId],
+      foreignColumns: [vendors.orgId, vendors.id],
+    }),
+    foreignKey({
+      name: 'bank_accounts_ledger_same_org',
+      columns: [t.orgId, t.ledgerAccountId],
+      foreignColumns: [accounts.orgId, accounts.id],
+    }),
+    check(
+      'bank_accounts_owner',
+      sql`(${t.ownerType} = 'vendor' and ${t.vendorId} is not null) or (${t.ownerType} = 'org' and ${t.vendorId} is null and ${t.ledgerAccountId} is not null)`,
+    ),
+    check('bank_accounts_currency_iso', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('bank_accounts_has_number', sql`${t.iban} is not null or ${t.accountNumber} is not null`),
+    // One current payee account per vendor.
+    uniqueIndex('bank_accounts_one_current_per_vendor')
+      .on(t.vendorId)
+      .where(sql`${t.vendorId} is not null and ${t.retiredAt} is null`),
+  ],
+);
+
+/** Bills posted through bill.post; one per vendor bill number. */
+export const bills = pgTable(
+  'bills',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    vendorId: text('vendor_id').notNull(),
+    billNumber: text('bill_number').notNull(),
+    billDate: date('bill_date', { mode: 'string' }).notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    totalMinor: bigint('total_minor', { mode: 'bigint' }).notNull(),
+    entryId: text('entry_id').notNull(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => gatewaySubmissions.id),
+  },
+  (t) => [
+    unique('bills_org_vendor_number').on(t.orgId, t.vendorId, t.billNumber),
+    unique('bills_org_id').on(t.orgId, t.id),
+    foreignKey({
+      name: 'bills_vendor_same_org',
+      columns: [t.orgId, t.vendorId],
+      foreignColumns: [vendors.orgId, vendors.id],
+    }),
+    foreignKey({
+      name: 'bills_entry_same_org',
+      columns: [t.orgId, t.entryId],
+      foreignColumns: [journalEntries.orgId, journalEntries.id],
+    }),
+    check('bills_total_positive', sql`${t.totalMinor} > 0`),
+  ],
+);
+
+/** Payment instructions released by payment.send (the outbound bank connector reads these). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    vendorId: text('vendor_id').notNull(),
+    billId: text('bill_id'),
+    fromBankAccountId: text('from_bank_account_id').notNull(),
+    payeeBankAccountId: text('payee_bank_account_id').notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    paymentDate: date('payment_date', { mode: 'string' }).notNull(),
+    entryId: text('entry_id').notNull(),
+    submissionId: text('submission_id')
+      .notNull()
+      .unique()
+      .references(() => gatewaySubmissions.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'payments_vendor_same_org',
+      columns: [t.orgId, t.vendorId],
+      foreignColumns: [vendors.orgId, vendors.id],
+    }),
+    foreignKey({
+      name: 'payments_bill_same_org',
+      columns: [t.orgId, t.billId],
+      foreignColumns: [bills.orgId, bills.id],
+    }),
+    foreignKey({
+      name: 'payments_from_same_org',
+      columns: [t.orgId, t.fromBankAccountId],
+      foreignColumns: [bankAccounts.orgId, bankAccounts.id],
+    }),
+    foreignKey({
+      name: 'payments_payee_same_org',
+      columns: [t.orgId, t.payeeBankAccountId],
+      foreignColumns: [bankAccounts.orgId, bankAccounts.id],
+    }),
+    foreignKey({
+      name: 'payments_entry_same_org',
+      columns: [t.orgId, t.entryId],
+      foreignColumns: [journalEntries.orgId, journalEntries.id],
+    }),
+    check('payments_amount_positive', sql`${t.amountMinor} > 0`),
+  ],
+);
+
+/**
+ * Lines of the org's bank statements as a connector sync delivered them (source data, not
+ * books). bank_line.match links one to the posted entry it settles; once only.
+ */
+export const bankLines = pgTable(
+  'bank_lines',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    bankAccountId: text('bank_account_id').notNull(),
+    bookedOn: date('booked_on', { mode: 'string' }).notNull(),
+    /** Signed: money in is positive, money out negative. */
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    description: text('description').notNull(),
+    matchedEntryId: text('matched_entry_id'),
+    matchedBySubmission: text('matched_by_submission').references(() => gatewaySubmissions.id),
+    matchedAt: timestamp('matched_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('bank_lines_org_id').on(t.orgId, t.id),
+    foreignKey({
+      name: 'bank_lines_account_same_org',
+      columns: [t.orgId, t.bankAccountId],
+      foreignColumns: [bankAccounts.orgId, bankAccounts.id],
+    }),
+    foreignKey({
+      name: 'bank_lines_entry_same_org',
+      columns: [t.orgId, t.matchedEntryId],
+      foreignColumns: [journalEntries.orgId, journalEntries.id],
+    }),
+    uniqueIndex('bank_lines_entry_matched_once')
+      .on(t.matchedEntryId)
+      .where(sql`${t.matchedEntryId} is not null`),
+    index('bank_lines_org_account').on(t.orgId, t.bankAccountId),
+  ],
+);

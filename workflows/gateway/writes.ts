@@ -1,0 +1,378 @@
+import { z } from 'zod';
+
+/**
+ * Wire shapes of gateway writes: the envelope every submission shares and one payload schema
+ * per write kind. Pure (no db), so the workflow, the client and the activities parse the
+ * same way. Money is integer minor units as a digit string (JSON has no bigint, and floats
+ * are refused); each line or amount names its ISO 4217 currency.
+ */
+
+// Intl knows the ISO 4217 list; deterministic for a given Node version, so safe in workflows.
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+export const CurrencySchema = z
+  .string()
+  .refine((c) => /^[A-Z]{3}$/.test(c) && ISO_CURRENCIES.has(c), {
+    message: 'an ISO 4217 currency code such as USD or EUR',
+  });
+
+const digits = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v);
+/** A non-negative amount in minor units ("12500" = 125.00). Numbers are accepted when whole. */
+export const MinorUnitsSchema = z.preprocess(
+  digits,
+  z
+    .string()
+    .regex(
+      /^(0|[1-9][0-9]{0,17})$/,
+      'an amount in integer minor units, not negative (e.g. "12500" for 125.00)',
+    ),
+);
+/** A positive amount in minor units. */
+export const PositiveMinorUnitsSchema = z.preprocess(
+  digits,
+  z
+    .string()
+    .regex(
+      /^[1-9][0-9]{0,17}$/,
+      'a positive amount in integer minor units (e.g. "12500" for 125.00)',
+    ),
+);
+
+export const DateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
+  .refine(
+    (d) =>
+      !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
+      new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    { message: 'not a calendar date' },
+  );
+export const PeriodSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a period as YYYY-MM');
+const IdSchema = z.string().min(1).max(200);
+const NewIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, dot, dash, underscore');
+const Text = (max: number) => z.string().trim().min(1).max(max);
+
+const DIGITS = /^[0-9]+$/;
+const wellFormed = (l: { debit?: unknown; credit?: unknown; currency?: unknown }) =>
+  (l.debit === undefined || (typeof l.debit === 'string' && DIGITS.test(l.debit))) &&
+  (l.credit === undefined || (typeof l.credit === 'string' && DIGITS.test(l.credit))) &&
+  typeof l.currency === 'string' &&
+  ISO_CURRENCIES.has(l.currency);
+
+export const JournalLineSchema = z
+  .object({
+    accountId: IdSchema,
+    currency: CurrencySchema,
+    debit: MinorUnitsSchema.optional(),
+    credit: MinorUnitsSchema.optional(),
+    memo: z.string().max(500).optional(),
+  })
+  .strict()
+  .superRefine((l, ctx) => {
+    // zod reports field issues and still runs refinements: judge only well-formed amounts.
+    if (!wellFormed(l)) return;
+    const d = BigInt(l.debit ?? '0');
+    const c = BigInt(l.credit ?? '0');
+    if (d > 0n === c > 0n)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['debit'],
+        message: 'a line has exactly one of debit or credit, and it is positive',
+      });
+  });
+export type JournalLineInput = z.infer<typeof JournalLineSchema>;
+
+export const JournalPostSchema = z
+  .object({
+    entryDate: DateSchema,
+    memo: Text(500),
+    lines: z.array(JournalLineSchema).min(2).max(200),
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    if (!Array.isArray(e.lines) || !e.lines.every(wellFormed)) return;
+    const net = new Map<string, bigint>();
+    for (const l of e.lines)
+      net.set(
+        l.currency,
+        (net.get(l.currency) ?? 0n) + BigInt(l.debit ?? '0') - BigInt(l.credit ?? '0'),
+      );
+    for (const [currency, diff] of net) {
+      if (diff !== 0n)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['lines'],
+          message: `the entry does not balance in ${currency}: debits minus credits = ${diff}`,
+        });
+    }
+  });
+
+export const JournalReverseSchema = z
+  .object({ entryId: IdSchema, reversalDate: DateSchema, reason: Text(500) })
+  .strict();
+
+export const BillPostSchema = z
+  .object({
+    vendorId: IdSchema,
+    billNumber: Text(100),
+    billDate: DateSchema,
+    dueDate: DateSchema.optional(),
+    currency: CurrencySchema,
+    lines: z
+      .array(
+        z
+          .object({
+            description: Text(500),
+            amountMinor: PositiveMinorUnitsSchema,
+            accountId: IdSchema.optional(),
+            taxCodeId: IdSchema.optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(200),
+  })
+  .strict();
+
+export const PaymentSendSchema = z
+  .object({
+    vendorId: IdSchema,
+    billId: IdSchema.optional(),
+    fromBankAccountId: IdSchema,
+    amountMinor: PositiveMinorUnitsSchema,
+    currency: CurrencySchema,
+    paymentDate: DateSchema,
+    reference: z.string().max(140).optional(),
+  })
+  .strict();
+
+export const BankDetailsSchema = z
+  .object({
+    holderName: Text(200),
+    iban: z
+      .string()
+      .regex(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/, 'an IBAN without spaces')
+      .optional(),
+    accountNumber: z
+      .string()
+      .regex(/^[0-9]{4,20}$/, '4 to 20 digits')
+      .optional(),
+    routingCode: z
+      .string()
+      .regex(/^[0-9A-Z-]{4,20}$/)
+      .optional(),
+    bic: z
+      .string()
+      .regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'a BIC/SWIFT code')
+      .optional(),
+    currency: CurrencySchema,
+  })
+  .strict()
+  .refine((b) => b.iban !== undefined || b.accountNumber !== undefined, {
+    message: 'an IBAN or an account number',
+    path: ['iban'],
+  });
+export type BankDetails = z.infer<typeof BankDetailsSchema>;
+
+const ContactFields = {
+  email: z.email().max(320).optional(),
+  phone: z
+    .string()
+    .regex(/^\+?[0-9 ().-]{5,30}$/)
+    .optional(),
+  taxId: z.string().max(50).optional(),
+  paymentTermsId: IdSchema.optional(),
+};
+
+export const VendorCreateSchema = z
+  .object({
+    vendorId: NewIdSchema.optional(),
+    name: Text(200),
+    ...ContactFields,
+    defaultExpenseAccountId: IdSchema.optional(),
+    bankAccount: BankDetailsSchema.optional(),
+  })
+  .strict();
+
+export const VendorUpdateSchema = z
+  .object({
+    vendorId: IdSchema,
+    expectedVersion: z.number().int().positive().optional(),
+    changes: z
+      .object({
+        name: Text(200).optional(),
+        ...ContactFields,
+        defaultExpenseAccountId: IdSchema.optional(),
+        status: z.enum(['active', 'inactive']).optional(),
+        bankAccount: BankDetailsSchema.optional(),
+      })
+      .strict()
+      .refine((c) => Object.keys(c).length > 0, { message: 'at least one change' }),
+  })
+  .strict();
+
+export const BankLineMatchSchema = z.object({ bankLineId: IdSchema, entryId: IdSchema }).strict();
+export const PeriodCloseSchema = z.object({ period: PeriodSchema }).strict();
+export const PeriodReopenSchema = z.object({ period: PeriodSchema, reason: Text(500) }).strict();
+
+export const CustomerCreateSchema = z
+  .object({ customerId: NewIdSchema.optional(), name: Text(200), ...ContactFields })
+  .strict();
+export const TaxCodeCreateSchema = z
+  .object({
+    code: z.string().regex(/^[A-Z0-9_-]{1,30}$/),
+    name: Text(200),
+    kind: z.enum(['vat', 'sales_tax']),
+    rateBasisPoints: z.number().int().min(0).max(10000),
+    effectiveFrom: DateSchema,
+    effectiveTo: DateSchema.optional(),
+    accountId: IdSchema,
+  })
+  .strict()
+  .refine((t) => t.effectiveTo === undefined || t.effectiveTo > t.effectiveFrom, {
+    message: 'effectiveTo must be after effectiveFrom',
+    path: ['effectiveTo'],
+  });
+export const PaymentTermsCreateSchema = z
+  .object({
+    code: z.string().regex(/^[A-Z0-9_-]{1,30}$/),
+    name: Text(200),
+    dueDays: z.number().int().min(0).max(365),
+    discountDays: z.number().int().min(0).max(365).optional(),
+    discountBasisPoints: z.number().int().min(0).max(10000).optional(),
+  })
+  .strict();
+export const BankAccountCreateSchema = z
+  .object({
+    bankAccountId: NewIdSchema.optional(),
+    details: BankDetailsSchema,
+    ledgerAccountId: IdSchema,
+  })
+  .strict();
+
+/** The registry of write kinds and their payload schemas. */
+export const WRITE_SCHEMAS = {
+  'journal.post': JournalPostSchema,
+  'journal.reverse': JournalReverseSchema,
+  'bill.post': BillPostSchema,
+  'payment.send': PaymentSendSchema,
+  'vendor.create': VendorCreateSchema,
+  'vendor.update': VendorUpdateSchema,
+  'bank_line.match': BankLineMatchSchema,
+  'period.close': PeriodCloseSchema,
+  'period.reopen': PeriodReopenSchema,
+  'customer.create': CustomerCreateSchema,
+  'tax_code.create': TaxCodeCreateSchema,
+  'payment_terms.create': PaymentTermsCreateSchema,
+  'bank_account.create': BankAccountCreateSchema,
+} as const;
+export type WriteKind = keyof typeof WRITE_SCHEMAS;
+export const WRITE_KINDS = Object.keys(WRITE_SCHEMAS) as WriteKind[];
+export type WritePayload<K extends WriteKind> = z.infer<(typeof WRITE_SCHEMAS)[K]>;
+
+/**
+ * Who submits. Agents carry their write permissions (allowed_workflows of their config) and
+ * the human operator accountable for them; neither may approve the agent's writes.
+ */
+export const SubmitterSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), userId: z.string().min(1).max(128) }).strict(),
+  z
+    .object({
+      kind: z.literal('agent'),
+      agentType: z.string().min(1).max(100),
+      instanceId: z.string().min(1).max(200),
+      operatorUserId: z.string().min(1).max(128),
+      allowedWorkflows: z.array(z.string().min(1)).max(100),
+    })
+    .strict(),
+]);
+export type Submitter = z.infer<typeof SubmitterSchema>;
+
+export const DEFAULT_APPROVAL_DUE_MS = 3 * 24 * 60 * 60 * 1000;
+export const DEFAULT_APPROVAL_EXPIRE_MS = 14 * 24 * 60 * 60 * 1000;
+
+const EnvelopeSchema = z
+  .object({
+    orgId: z.string().min(1).max(128),
+    idempotencyKey: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'letters, digits and . _ : - (at most 200)'),
+    submitter: SubmitterSchema,
+    /** The document or event the write comes from (an invoice id, an email, a bank sync). */
+    source: z
+      .object({ type: z.enum(['document', 'event', 'manual']), id: z.string().min(1).max(300) })
+      .strict()
+      .optional(),
+    kind: z.string(),
+    payload: z.unknown(),
+    approval: z
+      .object({
+        dueAfterMs: z.number().int().positive().optional(),
+        expireAfterMs: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type GatewayWrite = Omit<z.infer<typeof EnvelopeSchema>, 'kind' | 'payload'> & {
+  kind: WriteKind;
+  payload: unknown;
+};
+export type GatewayWriteInput = z.input<typeof EnvelopeSchema>;
+export interface WriteIssue {
+  path: string;
+  message: string;
+}
+
+/** Envelope, then the kind's payload schema (issue paths start at payload). */
+export function parseWrite(
+  raw: unknown,
+): { ok: true; write: GatewayWrite } | { ok: false; issues: WriteIssue[] } {
+  const env = EnvelopeSchema.safeParse(raw);
+  const issues: WriteIssue[] = env.success
+    ? []
+    : env.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  const kind = (raw as { kind?: unknown } | null)?.kind;
+  if (typeof kind !== 'string' || !(kind in WRITE_SCHEMAS)) {
+    if (!issues.some((i) => i.path === 'kind'))
+      issues.push({
+        path: 'kind',
+        message: `unknown write kind ${JSON.stringify(kind)}; known: ${WRITE_KINDS.join(', ')}`,
+      });
+    return { ok: false, issues };
+  }
+  const payload = WRITE_SCHEMAS[kind as WriteKind].safeParse(
+    (raw as { payload?: unknown }).payload,
+  );
+  if (!payload.success)
+    issues.push(
+      ...payload.error.issues.map((i) => ({
+        path: ['payload', ...i.path].join('.'),
+        message: i.message,
+      })),
+    );
+  if (!env.success || !payload.success || issues.length > 0) return { ok: false, issues };
+  return { ok: true, write: { ...env.data, kind: kind as WriteKind, payload: payload.data } };
+}
+
+export function formatIssues(issues: WriteIssue[]): string {
+  return issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ');
+}
+
+/** An approver's decision, sent to the waiting gateway workflow as an Update. */
+export const ApprovalDecisionSchema = z
+  .object({
+    decision: z.enum(['approve', 'reject']),
+    approver: z
+      .object({ userId: z.string().min(1).max(128), orgId: z.string().min(1).max(128) })
+      .strict(),
+    note: z.string().max(4000).optional(),
+  })
+  .strict()
+  .refine((d) => d.decision !== 'reject' || (d.note ?? '').trim().length > 0, {
+    message: 'a rejection needs a note saying why',
+    path: ['note'],
+  });
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
