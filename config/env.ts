@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TASK_QUEUE } from '../workflows/task-queue';
 
 /**
  * The one place that reads process.env. Every process (worker, CLI, scripts, tests) calls
@@ -15,7 +16,7 @@ const EnvSchema = z.object({
     .regex(/^[^\s:]+:\d+$/, 'host:port, e.g. 127.0.0.1:7233')
     .default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('countersign'),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default('countersign-analysis'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
   TEMPORAL_TLS: boolish,
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),

@@ -5,6 +5,9 @@ import { ensureOrganization, ensureUser } from '../db/repositories/organizations
 import { connectClient } from '../client/temporal-connection';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
+import { GatewayClient } from '../client/gateway-client';
+import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { trialBalance } from '../db/repositories/ledger';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
 import { bringUpPlatform } from './lib/platform';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
@@ -56,7 +59,9 @@ async function main(): Promise<void> {
     [require.resolve('tsx/cli'), join(PROJECT_ROOT, 'worker.ts')],
     {
       stdio: ['ignore', 'inherit', 'inherit'],
+      // The workload's tables are this command's output: the worker logs warnings and up.
       env: {
+        LOG_LEVEL: 'WARN',
         ...process.env,
         DATABASE_URL: databaseUrl,
         TEMPORAL_ADDRESS: cfg.TEMPORAL_ADDRESS,
@@ -150,6 +155,74 @@ async function main(): Promise<void> {
       `${r.requestId.padEnd(28)}${(view.path ?? '').padEnd(13)}${outcome.padEnd(18)}${(view.validation?.minConfidence ?? 0).toFixed(2).padEnd(12)}${detail}`,
     );
   }
+
+  // 5. The write gateway: the same door for agents and people, in front of the ledger.
+  await seedDefaultChart(database.db, DEMO_ORG);
+  for (const [id, roles] of [
+    ['demo-clerk', ['analyst']],
+    ['demo-approver-1', ['approver']],
+    ['demo-approver-2', ['approver']],
+  ] as const) {
+    await ensureUser(database.db, {
+      id,
+      email: `${id}@demo.example`,
+      displayName: id,
+      orgId: DEMO_ORG,
+      roles: [...roles],
+    });
+  }
+  const gateway = new GatewayClient(client, database.db, cfg.TEMPORAL_TASK_QUEUE);
+  const post = (key: string, amountMinor: string, memo: string) => ({
+    orgId: DEMO_ORG,
+    idempotencyKey: `${key}-${run}`,
+    submitter: { kind: 'user' as const, userId: 'demo-clerk' },
+    source: { type: 'document' as const, id: 'northwind-2024-10k' },
+    kind: 'journal.post' as const,
+    payload: {
+      entryDate: '2026-11-30',
+      memo,
+      lines: [
+        { accountId: accountId(DEMO_ORG, '6200'), currency: 'USD', debit: amountMinor },
+        { accountId: accountId(DEMO_ORG, '1010'), currency: 'USD', credit: amountMinor },
+      ],
+    },
+  });
+  const writes = [
+    post('supplies-first', '12500', 'Office supplies (first posting to these accounts)'),
+    post('supplies-again', '4200', 'Office supplies'),
+    post('equipment', '7500000', 'Large purchase booked to supplies'),
+  ];
+  console.log(
+    '\nwrite                         lane       rules fired                                  outcome',
+  );
+  for (const w of writes) {
+    await gateway.submit(w);
+    let view = await gateway.settle(DEMO_ORG, w.idempotencyKey);
+    // The first posting needs one approval: an approver who is not the submitter signs it.
+    if (view.status === 'awaiting_approval' && view.risk?.lane === 'moderate') {
+      await gateway.decide(DEMO_ORG, w.idempotencyKey, {
+        decision: 'approve',
+        approver: { userId: 'demo-approver-1', orgId: DEMO_ORG },
+      });
+      view = await gateway.settle(DEMO_ORG, w.idempotencyKey);
+      for (let i = 0; i < 100 && view.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        view = await gateway.state(DEMO_ORG, w.idempotencyKey);
+      }
+    }
+    const outcome =
+      view.status === 'completed'
+        ? (view.result?.outcome ?? '')
+        : `awaiting ${view.risk?.requiredApprovals ?? 0} approvals`;
+    console.log(
+      `${w.idempotencyKey.padEnd(30)}${(view.risk?.lane ?? '').padEnd(11)}${(view.risk?.rules.map((r) => r.rule).join(', ') ?? '').slice(0, 44).padEnd(45)}${outcome}`,
+    );
+  }
+  const tb = await trialBalance(database.db, DEMO_ORG);
+  console.log(
+    `trial balance (minor units): ${tb.totals.map((t) => `${t.currency} debits ${t.debits} = credits ${t.credits}`).join('; ') || 'empty'}`,
+  );
+
   console.log(`\nTemporal Web UI: ${uiUrl}`);
   console.log(`Filter runs:     CsOrg="${DEMO_ORG}" AND CsState="HUMAN_REVIEW"`);
   console.log(

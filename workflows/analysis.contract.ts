@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TASK_QUEUE } from './task-queue';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { AnalysisRequestSchema, type AnalysisRequestInput } from './analysis/request';
@@ -14,7 +15,7 @@ import type { ReviewDecisionInput } from './analysis/review';
  * worker.ts and test/ import this file; nothing else names the workflow.
  */
 export const ANALYSIS_WORKFLOW = 'analysisWorkflow';
-export const ANALYSIS_TASK_QUEUE = 'countersign-analysis';
+export const ANALYSIS_TASK_QUEUE = DEFAULT_TASK_QUEUE;
 
 /** Workflow ids are business keys: one run per (org, request id). */
 export function analysisWorkflowId(orgId: string, requestId: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TASK_QUEUE } from './task-queue';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { LANES } from './gateway/risk';
@@ -19,7 +20,7 @@ export {
  * gatewayWorkflow run is one submission; client/, worker.ts and test/ import this file.
  */
 export const GATEWAY_WORKFLOW = 'gatewayWorkflow';
-export const GATEWAY_TASK_QUEUE = 'countersign-analysis';
+export const GATEWAY_TASK_QUEUE = DEFAULT_TASK_QUEUE;
 
 /**
  * Submission ids are business keys: one per (org, idempotency key). The same id is the

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { mkdirSync, openSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -54,6 +56,8 @@ export async function startDevServer(
   const address = `${cfg.ip}:${cfg.port}`;
   const uiUrl = `http://${cfg.ip}:${cfg.uiPort}/namespaces/${cfg.namespace}/workflows`;
   if (await portOpen(cfg.ip, cfg.port)) {
+    // A server started from an older temporal-dev.yaml lacks newer attributes: add them.
+    await ensureSearchAttributes(address, cfg);
     return {
       address,
       namespace: cfg.namespace,
@@ -142,5 +146,44 @@ async function startWithSdkDownload(
     throw new BinaryNotFoundError(
       `${notFound.message}\n(The SDK's own download also failed: ${downloadErr instanceof Error ? downloadErr.message : String(downloadErr)})`,
     );
+  }
+}
+
+const INDEXED_TYPES = {
+  Text: 'INDEXED_VALUE_TYPE_TEXT',
+  Keyword: 'INDEXED_VALUE_TYPE_KEYWORD',
+  Int: 'INDEXED_VALUE_TYPE_INT',
+  Double: 'INDEXED_VALUE_TYPE_DOUBLE',
+  Bool: 'INDEXED_VALUE_TYPE_BOOL',
+  Datetime: 'INDEXED_VALUE_TYPE_DATETIME',
+  KeywordList: 'INDEXED_VALUE_TYPE_KEYWORD_LIST',
+} as const;
+
+/** Registers the search attributes of temporal-dev.yaml that the namespace does not have yet. */
+export async function ensureSearchAttributes(
+  address: string,
+  cfg: TemporalDevConfig,
+): Promise<string[]> {
+  const connection = await Connection.connect({ address });
+  try {
+    const existing = await connection.operatorService.listSearchAttributes({
+      namespace: cfg.namespace,
+    });
+    const known = new Set(Object.keys(existing.customAttributes ?? {}));
+    const missing = Object.entries(cfg.searchAttributes).filter(([name]) => !known.has(name));
+    if (missing.length > 0) {
+      await connection.operatorService.addSearchAttributes({
+        namespace: cfg.namespace,
+        searchAttributes: Object.fromEntries(
+          missing.map(([name, type]) => [
+            name,
+            temporal.api.enums.v1.IndexedValueType[INDEXED_TYPES[type]],
+          ]),
+        ),
+      });
+    }
+    return missing.map(([name]) => name);
+  } finally {
+    await connection.close();
   }
 }
