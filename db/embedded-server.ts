@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { EmbeddedWireServer } from './embedded-wire-server';
 
 /**
  * Embedded PostgreSQL for a newcomer with no server: PGlite keeps its data under an ignored
  * folder and pglite-socket serves it over the Postgres wire protocol, so the worker, the CLI
- * and the tests all use the same `pg` driver as in production. pglite-socket queues queries
- * from several connections and keeps a transaction's statements on their own connection.
+ * and the tests all use the same `pg` driver as in production. EmbeddedWireServer shares the
+ * one PGlite session between connections batch by batch and transaction by transaction.
  */
 export interface EmbeddedServer {
   url: string;
@@ -23,12 +23,12 @@ export async function startEmbeddedServer(opts: {
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir });
   const host = opts.host ?? '127.0.0.1';
-  const server = new PGLiteSocketServer({ db, port: opts.port, host, maxConnections: 32 });
-  await server.start();
+  const server = new EmbeddedWireServer(db);
+  await server.listen(opts.port, host);
   return {
     url: `postgres://postgres@${host}:${opts.port}/postgres?sslmode=disable`,
     async stop() {
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };
