@@ -10,6 +10,7 @@ import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { trialBalance } from '../db/repositories/ledger';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
 import { bringUpPlatform } from './lib/platform';
+import { createApiServer } from '../api/server';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
 
 /**
@@ -76,6 +77,13 @@ async function main(): Promise<void> {
 
   // 4. Sample workload.
   const client = await connectClient(cfg);
+  // The HTTP surface, on the same client and database.
+  const api = createApiServer({ db: database.db, client, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+  await new Promise<void>((resolve, reject) => {
+    api.once('error', reject);
+    api.listen(cfg.API_PORT, '127.0.0.1', () => resolve());
+  });
+  stops.push(() => new Promise<void>((resolve) => api.close(() => resolve())));
   const analysis = new AnalysisClient(client, cfg.TEMPORAL_TASK_QUEUE);
   const deps = { db: database.db, client, taskQueue: cfg.TEMPORAL_TASK_QUEUE };
   for (const [file, docType] of [
@@ -224,6 +232,9 @@ async function main(): Promise<void> {
   );
 
   console.log(`\nTemporal Web UI: ${uiUrl}`);
+  console.log(
+    `HTTP API:        http://127.0.0.1:${cfg.API_PORT}/v1/orgs/${DEMO_ORG}/trial-balance  (Authorization: Bearer demo-reviewer:demo-reviewer-token)`,
+  );
   console.log(`Filter runs:     CsOrg="${DEMO_ORG}" AND CsState="HUMAN_REVIEW"`);
   console.log(
     `Approve one:     npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve --user demo-reviewer --token demo-reviewer-token`,

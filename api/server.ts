@@ -1,0 +1,210 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/connection';
+import { AnalysisClient, ReviewRefusedError } from '../client/analysis-client';
+import { ApprovalRefusedError, GatewayClient, WriteRefusedError } from '../client/gateway-client';
+import { InvalidRequestError } from '../client/errors';
+import { AnalysisRequestSchema } from '../workflows/analysis.contract';
+import { authenticate, type Caller } from './auth';
+import { HttpError } from './http-error';
+
+/**
+ * The HTTP surface for services and people: the same gateway `submit()` and the same
+ * analysis client as the CLI and the library, as the authenticated caller. JSON in and out,
+ * every body checked with zod.
+ */
+const MAX_BODY = 1_000_000;
+
+const WriteBody = z
+  .object({
+    idempotencyKey: z.string(),
+    kind: z.string(),
+    payload: z.unknown(),
+    source: z.unknown().optional(),
+    approval: z.unknown().optional(),
+  })
+  .strict();
+const DecisionBody = z
+  .object({ decision: z.enum(['approve', 'reject']), note: z.string().max(4000).optional() })
+  .strict();
+const AnalysisBody = z.object({ request: z.record(z.string(), z.unknown()) }).strict();
+const ReviewBody = z
+  .object({
+    decision: z.enum(['approve', 'reject', 'correct']),
+    note: z.string().max(4000).optional(),
+    corrections: z
+      .array(
+        z.object({ claimId: z.string(), value: z.string(), unit: z.string().optional() }).strict(),
+      )
+      .optional(),
+  })
+  .strict();
+
+type Handler = (ctx: {
+  caller: Caller;
+  params: string[];
+  body: unknown;
+  query: URLSearchParams;
+}) => Promise<[number, unknown]>;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const r = schema.safeParse(body);
+  if (!r.success) throw HttpError.fromZod(what, r.error);
+  return r.data;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new HttpError(413, 'BodyTooLarge', `Body over ${MAX_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'InvalidJson', 'The body is not valid JSON');
+  }
+}
+
+function toHttp(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof InvalidRequestError)
+    return new HttpError(400, 'InvalidRequest', err.message, err.issues);
+  if (err instanceof WriteRefusedError)
+    return new HttpError(422, err.type, err.message, err.issues);
+  if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError) {
+    const status = /NotAuthorized|SelfApproval/.test(err.type) ? 403 : 409;
+    return new HttpError(status, err.type, err.message);
+  }
+  if (err instanceof Error && err.name === 'WorkflowNotFoundError')
+    return new HttpError(404, 'NotFound', err.message);
+  // Details of unexpected failures go to the operator's log, not to the caller.
+  console.error('api: unexpected error', err);
+  return new HttpError(500, 'InternalError', 'Internal error; the operator log has the details');
+}
+
+export function createApiServer(deps: { db: Db; client: Client; taskQueue: string }): Server {
+  const gateway = new GatewayClient(deps.client, deps.db, deps.taskQueue);
+  const analysis = new AnalysisClient(deps.client, deps.taskQueue);
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      pattern: /^\/v1\/orgs\/([^/]+)\/writes$/,
+      handler: async ({ caller, body, query }) => {
+        const b = parse(WriteBody, body, 'write');
+        const write = {
+          ...b,
+          orgId: caller.orgId,
+          submitter: { kind: 'user' as const, userId: caller.userId },
+        };
+        if (query.get('dryRun') === 'true')
+          return [200, await gateway.submit(write, { dryRun: true })];
+        const started = await gateway.submit(write);
+        return [202, { ...started, state: await gateway.settle(caller.orgId, b.idempotencyKey) }];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/orgs\/([^/]+)\/writes\/([^/]+)$/,
+      handler: async ({ caller, params }) => [
+        200,
+        await gateway.state(caller.orgId, params[1] as string),
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/orgs\/([^/]+)\/writes\/([^/]+)\/decisions$/,
+      handler: async ({ caller, params, body }) => {
+        const d = parse(DecisionBody, body, 'decision');
+        const ack = await gateway.decide(caller.orgId, params[1] as string, {
+          decision: d.decision,
+          approver: { userId: caller.userId, orgId: caller.orgId },
+          ...(d.note ? { note: d.note } : {}),
+        });
+        return [200, ack];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/orgs\/([^/]+)\/trial-balance$/,
+      handler: async ({ caller, query }) => [
+        200,
+        await gateway.trialBalance(caller.orgId, query.get('asOf') ?? undefined),
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/orgs\/([^/]+)\/analyses$/,
+      handler: async ({ caller, body }) => {
+        const { request } = parse(AnalysisBody, body, 'analysis');
+        const full = parse(
+          AnalysisRequestSchema,
+          { ...request, orgId: caller.orgId, requestedBy: `user:${caller.userId}` },
+          'analysis request',
+        );
+        const started = await analysis.start(full);
+        return [202, { ...started, state: await analysis.settle(caller.orgId, full.requestId) }];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/orgs\/([^/]+)\/analyses\/([^/]+)$/,
+      handler: async ({ caller, params }) => [
+        200,
+        await analysis.state(caller.orgId, params[1] as string),
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/orgs\/([^/]+)\/analyses\/([^/]+)\/review$/,
+      handler: async ({ caller, params, body }) => {
+        const r = parse(ReviewBody, body, 'review');
+        return [
+          200,
+          await analysis.review(caller.orgId, params[1] as string, {
+            ...r,
+            reviewer: { userId: caller.userId, orgId: caller.orgId },
+          }),
+        ];
+      },
+    },
+  ];
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const matching = routes.filter((r) => r.pattern.test(path));
+    const route = matching.find((r) => r.method === req.method);
+    if (!route)
+      throw matching.length
+        ? new HttpError(405, 'MethodNotAllowed', `${req.method} not allowed on ${path}`)
+        : new HttpError(404, 'NotFound', `No route ${path}`);
+    const params = (route.pattern.exec(path) ?? []).slice(1).map((p) => decodeURIComponent(p));
+    const caller = await authenticate(deps.db, req, params[0] as string);
+    const [status, payload] = await route.handler({
+      caller,
+      params,
+      body: await readJson(req),
+      query: url.searchParams,
+    });
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(payload));
+  };
+
+  return createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      const e = toHttp(err);
+      res.writeHead(e.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: e.type, message: e.message, issues: e.issues } }));
+    });
+  });
+}
