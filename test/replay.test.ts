@@ -3,15 +3,36 @@ import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { analysisWorkflowId, type AnalysisRequestInput } from '../workflows/analysis.contract';
+import { gatewayWorkflowId } from '../workflows/gateway.contract';
+import { GatewayClient } from '../client/gateway-client';
+import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { ensureUser } from '../db/repositories/organizations';
 import { ORG, REVIEWER } from './support/fixtures';
 import { PILLAR3, TEN_K, startAnalysisEnv } from './support/analysis-env';
 
 /**
  * Determinism guard: histories recorded from real runs (committed under test/histories)
  * must replay against the current workflow code. Re-record after an intended, patched
- * change with `CS_RECORD_HISTORIES=1 npm test -- test/analysis.replay.test.ts`.
+ * change with `CS_RECORD_HISTORIES=1 npm test -- test/replay.test.ts`.
  */
 const DIR = join(__dirname, 'histories');
+
+/** The CLI's JSON is the format operators export from production for replay, too. */
+function exportHistory(workflowId: string, file: string): void {
+  const json = execFileSync(process.env.TEMPORAL_CLI ?? 'temporal', [
+    'workflow',
+    'show',
+    '--workflow-id',
+    workflowId,
+    '--output',
+    'json',
+    '--address',
+    process.env.TEMPORAL_ADDRESS ?? '',
+    '--namespace',
+    process.env.TEMPORAL_NAMESPACE ?? '',
+  ]);
+  writeFileSync(join(DIR, file), json);
+}
 
 async function record(): Promise<void> {
   const env = await startAnalysisEnv();
@@ -61,32 +82,52 @@ async function record(): Promise<void> {
           reviewer: REVIEWER,
         });
       await env.analysis.result(ORG, c.req.requestId);
-      // The CLI's JSON is the format operators export from production for replay, too.
-      const json = execFileSync(process.env.TEMPORAL_CLI ?? 'temporal', [
-        'workflow',
-        'show',
-        '--workflow-id',
-        analysisWorkflowId(ORG, c.req.requestId),
-        '--output',
-        'json',
-        '--address',
-        process.env.TEMPORAL_ADDRESS ?? '',
-        '--namespace',
-        process.env.TEMPORAL_NAMESPACE ?? '',
-      ]);
-      writeFileSync(join(DIR, `analysis-${c.name}.json`), json);
+      exportHistory(analysisWorkflowId(ORG, c.req.requestId), `analysis-${c.name}.json`);
     }
+
+    // Gateway: a first posting signed by one approver (moderate), then a repeat (low).
+    await seedDefaultChart(env.database.db, ORG);
+    await ensureUser(env.database.db, {
+      id: 'ann',
+      email: 'ann@acme.example',
+      displayName: 'Ann',
+      orgId: ORG,
+      roles: ['approver'],
+    });
+    const gateway = new GatewayClient(env.worker.client, env.database.db, env.worker.taskQueue);
+    const post = (key: string) => ({
+      orgId: ORG,
+      idempotencyKey: key,
+      submitter: { kind: 'user' as const, userId: 'arnold' },
+      kind: 'journal.post',
+      payload: {
+        entryDate: '2026-11-30',
+        memo: 'supplies',
+        lines: [
+          { accountId: accountId(ORG, '6200'), currency: 'USD', debit: '1250' },
+          { accountId: accountId(ORG, '1010'), currency: 'USD', credit: '1250' },
+        ],
+      },
+    });
+    await gateway.submit(post('replay-moderate'));
+    await gateway.settle(ORG, 'replay-moderate');
+    await gateway.approve(ORG, 'replay-moderate', 'ann');
+    await gateway.result(ORG, 'replay-moderate');
+    exportHistory(gatewayWorkflowId(ORG, 'replay-moderate'), 'gateway-moderate-approved.json');
+    await gateway.submit(post('replay-low'));
+    await gateway.result(ORG, 'replay-low');
+    exportHistory(gatewayWorkflowId(ORG, 'replay-low'), 'gateway-low-applied.json');
   } finally {
     await env.close();
   }
 }
 
-describe('replay of recorded analysis histories', () => {
+describe('replay of recorded workflow histories', () => {
   beforeAll(async () => {
     if (process.env.CS_RECORD_HISTORIES === '1') await record();
   });
 
-  it('replays every recorded history (delivered, reviewed, compliance) without nondeterminism', async () => {
+  it('replays every recorded history (analysis delivered/reviewed/compliance, gateway low/moderate) without nondeterminism', async () => {
     const files = readdirSync(DIR)
       .filter((f) => f.endsWith('.json'))
       .sort();
@@ -94,6 +135,8 @@ describe('replay of recorded analysis histories', () => {
       'analysis-compliance-review.json',
       'analysis-extraction-delivered.json',
       'analysis-review-approved.json',
+      'gateway-low-applied.json',
+      'gateway-moderate-approved.json',
     ]);
     // Replayed by the operator's replay command in its own process (protobufjs' type
     // registry does not survive jest's module sandbox), against the same bundle CI tests.
