@@ -47,6 +47,7 @@ export async function ingestFile(
   const bytes = readFileSync(opts.path);
   const { document, created } = await storeDocument(deps.db, {
     id: opts.id ?? documentIdFromFilename(opts.path),
+    idIsExplicit: opts.id !== undefined,
     orgId: opts.orgId,
     title: opts.title ?? basename(opts.path),
     docType: opts.docType ?? null,

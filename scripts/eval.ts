@@ -53,7 +53,8 @@ async function main(argv: string[]): Promise<void> {
     taskQueue,
   });
   const running = worker.run();
-  const orgId = args.org ?? `eval-${Date.now()}`;
+  // One org per dataset: a re-run reuses its ingested filings (and their measured ingestion).
+  const orgId = args.org ?? 'financebench';
   try {
     const report = await runFinanceBench({
       datasetDir: resolve(args.dataset),

@@ -1,4 +1,8 @@
-import { corroboratingCitations, statedPercents } from '../activities/analysis/corroborate';
+import {
+  corroboratingCitations,
+  printedRatioDisagrees,
+  statedPercents,
+} from '../activities/analysis/corroborate';
 
 const pages = [
   { page: 3, text: 'Income before taxes   1,000   900\nProvision   216   222' },
@@ -32,5 +36,33 @@ describe('corroborating citations for computed ratios', () => {
     expect(statedPercents('-3.0 percentage points (24.6% in FY2021 to 21.6% in FY2022)')).toEqual([
       24.6, 21.6,
     ]);
+  });
+});
+
+describe('a printed ratio that contradicts the computed one', () => {
+  const table = [
+    {
+      page: 4,
+      text: 'Segment data\nGross margin   38.5%   37.9%\nThe gross margin rate decreased 0.6%',
+    },
+  ];
+  it('is found when the filing prints the ratio as a row and no figure agrees', () => {
+    expect(printedRatioDisagrees(table, 'gross_margin', [42.0])).toEqual({
+      docId: '',
+      page: 4,
+      charStart: 13,
+      charEnd: 41,
+      quote: 'Gross margin   38.5%   37.9%',
+    });
+  });
+  it('is not raised when a printed figure agrees at its precision, or only prose mentions the ratio', () => {
+    expect(printedRatioDisagrees(table, 'gross_margin', [38.46])).toBeNull();
+    expect(
+      printedRatioDisagrees(
+        [{ page: 1, text: 'Our gross margin rate decreased 0.6%' }],
+        'gross_margin',
+        [42],
+      ),
+    ).toBeNull();
   });
 });

@@ -107,6 +107,24 @@ describe('document ingestion', () => {
     ]);
   });
 
+  it('gives a file name another org already uses an id of its own, and refuses a chosen id that is taken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-'));
+    writeFileSync(join(dir, 'report.txt'), 'Org A report');
+    const a = await ingestFile(deps(), { orgId: ORG, path: join(dir, 'report.txt') });
+    expect(a.document.id).toBe('report');
+    writeFileSync(join(dir, 'report.txt'), 'Globex report, other content');
+    const b = await ingestFile(deps(), { orgId: 'globex', path: join(dir, 'report.txt') });
+    expect(b.document.id).toMatch(/^report-[0-9a-f]{12}$/);
+    expect(b.document.orgId).toBe('globex');
+    await expect(
+      ingestFile(deps(), { orgId: 'globex', path: join(dir, 'report.txt'), id: 'resume-doc' }),
+    ).resolves.toMatchObject({ created: false });
+    writeFileSync(join(dir, 'other.txt'), 'third content');
+    await expect(
+      ingestFile(deps(), { orgId: 'globex', path: join(dir, 'other.txt'), id: 'report' }),
+    ).rejects.toThrow('Document id "report" is already used for different content');
+  });
+
   it('keeps HTML table rows on one line with their cells', async () => {
     const r = await ingestFile(deps(), {
       orgId: ORG,

@@ -53,3 +53,40 @@ export function corroboratingCitations(
   }
   return out;
 }
+
+/**
+ * Does the filing print this ratio as a row of its own ("Gross margin   38.5%   37.9%") with
+ * figures none of which agree with ours? Then our computation read the wrong lines or the
+ * company defines the ratio differently: a person must look, whatever the confidence.
+ */
+export function printedRatioDisagrees(
+  pages: { page: number; text: string }[],
+  phrase: string,
+  values: number[],
+): Citation | null {
+  const needle = phrase.toLowerCase().replace(/[_-]+/g, ' ').trim();
+  if (needle.split(' ').length < 2 || values.length === 0) return null;
+  let disagreeing: Citation | null = null;
+  for (const pg of pages) {
+    let offset = 0;
+    for (const line of pg.text.split('\n')) {
+      const start = offset;
+      offset += line.length + 1;
+      if (!line.trim().toLowerCase().startsWith(needle)) continue;
+      const printed = [...line.matchAll(PERCENT)].map((m) => ({
+        value: Number(m[1]),
+        decimals: (m[1]?.split('.')[1] ?? '').length,
+      }));
+      if (printed.length === 0) continue;
+      if (values.some((v) => printed.some((p) => roundTo(v, p.decimals) === p.value))) return null;
+      disagreeing ??= {
+        docId: '',
+        page: pg.page,
+        charStart: start,
+        charEnd: start + line.length,
+        quote: line,
+      };
+    }
+  }
+  return disagreeing;
+}

@@ -8,7 +8,7 @@ import { DEGRADED_CONFIDENCE } from '../../workflows/analysis/step-result';
 import type { PageStore } from './page-store';
 import { answerQuestion, type AnswerResult } from './extraction';
 import type { LlmExtractor } from './llm-extraction';
-import { corroboratingCitations, statedPercents } from './corroborate';
+import { corroboratingCitations, printedRatioDisagrees, statedPercents } from './corroborate';
 
 /** Structured results below this confidence are not trusted: a qualitative fallback replaces them. */
 export const STRUCTURED_MIN_CONFIDENCE = 0.7;
@@ -140,15 +140,33 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
 
     if (result.status === 'answered' && result.confidence >= STRUCTURED_MIN_CONFIDENCE) {
       const claims = claimsFromAnswer(input.docId, result);
-      const corroborating =
-        result.formula && result.unit === 'percent'
-          ? corroboratingCitations(
-              input.docId,
-              docPages,
-              result.formula.id.replace(/_(change|growth|average)$/, ''),
-              statedPercents(result.answer),
-            )
-          : [];
+      const phrase = result.formula
+        ? result.formula.id.replace(/_(change|growth|average)$/, '')
+        : '';
+      const percents = statedPercents(result.answer);
+      const checkRatio = result.formula !== undefined && result.unit === 'percent';
+      const corroborating = checkRatio
+        ? corroboratingCitations(input.docId, docPages, phrase, percents)
+        : [];
+      const disagreement =
+        checkRatio && corroborating.length === 0
+          ? printedRatioDisagrees(docPages, phrase, percents)
+          : null;
+      if (disagreement) {
+        const citation = { ...disagreement, docId: input.docId };
+        return {
+          status: 'qualitative',
+          answer: null,
+          unit: null,
+          value: null,
+          method: 'none',
+          claims: [],
+          citations: [citation, ...claims.flatMap((c) => (c.derived ? [] : c.citations))],
+          confidence: DEGRADED_CONFIDENCE,
+          errorTag: 'printed_ratio_disagrees',
+          summary: `Computed ${result.answer} but the filing prints "${disagreement.quote.trim()}" on p.${disagreement.page}: a person must reconcile the definitions`,
+        };
+      }
       return {
         status: 'structured',
         answer: result.answer,

@@ -110,6 +110,7 @@ export function createDocumentActivities(db: Db) {
           pageCount,
           pagesDone: pageCount,
           ingestedAt: new Date(),
+          ingestMs: Math.round(seconds * 1000),
         });
         log.info('document ingested', { documentId, pageCount, seconds });
         return {

@@ -22,6 +22,7 @@ export interface StoredDocument {
   pageCount: number | null;
   pagesDone: number;
   error: string | null;
+  ingestMs: number | null;
 }
 
 const docColumns = {
@@ -35,6 +36,7 @@ const docColumns = {
   pageCount: documents.pageCount,
   pagesDone: documents.pagesDone,
   error: documents.error,
+  ingestMs: documents.ingestMs,
 };
 
 /**
@@ -45,6 +47,8 @@ export async function storeDocument(
   db: Db,
   d: {
     id: string;
+    /** false when the id was only derived from a file name. */
+    idIsExplicit?: boolean;
     orgId: string;
     title: string;
     docType: string | null;
@@ -59,16 +63,25 @@ export async function storeDocument(
       .from(documents)
       .where(and(eq(documents.orgId, d.orgId), eq(documents.sha256, sha)));
     if (existing[0]) return { document: existing[0], created: false };
+    let id = d.id;
     const clash = await tx
-      .select({ id: documents.id })
+      .select({ orgId: documents.orgId })
       .from(documents)
-      .where(eq(documents.id, d.id));
-    if (clash[0])
-      throw new DuplicateDocumentIdError(`Document id "${d.id}" already holds different content`);
+      .where(eq(documents.id, id));
+    if (clash[0]) {
+      // Ids are global: a name already used for other content gets the content hash appended
+      // when it was only derived from a file name, and is refused when the caller chose it.
+      if (d.idIsExplicit) {
+        throw new DuplicateDocumentIdError(
+          `Document id "${d.id}" is already used for different content`,
+        );
+      }
+      id = `${d.id}-${sha.slice(0, 12)}`;
+    }
     const [row] = await tx
       .insert(documents)
       .values({
-        id: d.id,
+        id,
         orgId: d.orgId,
         title: d.title,
         docType: d.docType,
@@ -77,7 +90,7 @@ export async function storeDocument(
         byteSize: d.bytes.byteLength,
       })
       .returning(docColumns);
-    await tx.insert(documentFiles).values({ documentId: d.id, bytes: Buffer.from(d.bytes) });
+    await tx.insert(documentFiles).values({ documentId: id, bytes: Buffer.from(d.bytes) });
     return { document: row as StoredDocument, created: true };
   });
 }
@@ -131,6 +144,7 @@ export async function setDocumentStatus(
     pageCount?: number;
     pagesDone?: number;
     ingestedAt?: Date;
+    ingestMs?: number;
   },
 ): Promise<void> {
   await db.update(documents).set(patch).where(eq(documents.id, id));

@@ -40,6 +40,8 @@ export const documents = pgTable(
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     ingestedAt: timestamp('ingested_at', { withTimezone: true }),
+    /** Wall time of the ingestion that made the document ready (pages/s is measured from it). */
+    ingestMs: integer('ingest_ms'),
   },
   (t) => [
     unique('documents_org_sha256').on(t.orgId, t.sha256),
