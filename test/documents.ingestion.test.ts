@@ -12,24 +12,12 @@ import {
   storeDocument,
   storePages,
 } from '../db/repositories/documents';
-import { FIXTURES, ORG, SAMPLES, seedOrgs } from './support/fixtures';
-import { createTestDatabase } from './support/database';
-import { startTestWorker, type TestWorker } from './support/worker';
-import type { Database } from '../db/connection';
+import { FIXTURES, ORG, SAMPLES } from './support/fixtures';
+import { useSeededWorker } from './support/seeded-worker';
 
-let database: Database;
-let worker: TestWorker;
-const deps = () => ({ db: database.db, client: worker.client, taskQueue: worker.taskQueue });
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedOrgs(database.db);
-  worker = await startTestWorker(database);
-});
-afterAll(async () => {
-  await worker?.stop();
-  await database?.close();
-});
+const env = useSeededWorker();
+const deps = () => env.deps();
+const db = () => env.database.db;
 
 async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
   const err = await p.catch((e: unknown) => e);
@@ -46,9 +34,9 @@ describe('document ingestion', () => {
       path: join(FIXTURES, 'pdf', 'statement-table.pdf'),
     });
     expect(r.ingestion.status).toBe('ready');
-    const pages = await loadPages(database.db, r.document.id);
+    const pages = await loadPages(db(), r.document.id);
     expect(pages.map((p) => p.page)).toEqual([...Array(r.ingestion.pageCount).keys()]);
-    const hits = await searchChunks(database.db, ORG, [r.document.id], 'net revenues', 5);
+    const hits = await searchChunks(db(), ORG, [r.document.id], 'net revenues', 5);
     expect(hits.length).toBeGreaterThan(0);
     const hit = hits[0]!;
     const page = pages.find((p) => p.page === hit.page)!;
@@ -72,16 +60,14 @@ describe('document ingestion', () => {
       pageCount: first.ingestion.pageCount,
       pagesIngested: 0,
     });
-    expect((await loadPages(database.db, first.document.id)).length).toBe(
-      first.ingestion.pageCount,
-    );
+    expect((await loadPages(db(), first.document.id)).length).toBe(first.ingestion.pageCount);
   });
 
   it('resumes after the pages an interrupted ingestion already stored', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cs-'));
     const file = join(dir, 'three-pages.txt');
     writeFileSync(file, 'Page one text\fPage two text\fPage three text');
-    const { document } = await storeDocument(database.db, {
+    const { document } = await storeDocument(db(), {
       id: 'resume-doc',
       orgId: ORG,
       title: 'three',
@@ -90,7 +76,7 @@ describe('document ingestion', () => {
       bytes: readFileSync(file),
     });
     // As if a worker died after storing the first page.
-    await storePages(database.db, ORG, document.id, [
+    await storePages(db(), ORG, document.id, [
       { page: 0, text: 'Page one text', chunks: chunkPage('Page one text') },
     ]);
     const r = await ingestFile(deps(), { orgId: ORG, path: file, id: 'resume-doc' });
@@ -100,7 +86,7 @@ describe('document ingestion', () => {
       resumedFrom: 1,
       pagesIngested: 2,
     });
-    expect((await loadPages(database.db, 'resume-doc')).map((p) => p.text)).toEqual([
+    expect((await loadPages(db(), 'resume-doc')).map((p) => p.text)).toEqual([
       'Page one text',
       'Page two text',
       'Page three text',
@@ -130,7 +116,7 @@ describe('document ingestion', () => {
       orgId: ORG,
       path: join(SAMPLES, 'harbor-bank-2024-pillar3.html'),
     });
-    const text = (await loadPages(database.db, r.document.id)).map((p) => p.text).join('\n');
+    const text = (await loadPages(db(), r.document.id)).map((p) => p.text).join('\n');
     expect(text).toContain('Common equity Tier 1 capital ratio   11.6%   11.2%');
   });
 
@@ -144,9 +130,9 @@ describe('document ingestion', () => {
       ingestFile(deps(), { orgId: ORG, path: join(FIXTURES, 'pdf', file), id: `bad-${file}` }),
     );
     expect(failure.type).toBe(type);
-    const doc = await getDocument(database.db, ORG, `bad-${file}`);
+    const doc = await getDocument(db(), ORG, `bad-${file}`);
     expect(doc).toMatchObject({ status: 'failed', pagesDone: 0 });
-    expect(await loadPages(database.db, `bad-${file}`)).toEqual([]);
+    expect(await loadPages(db(), `bad-${file}`)).toEqual([]);
   });
 
   it('opens a PDF encrypted with an empty password', async () => {

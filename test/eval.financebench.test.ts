@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { computeMetrics, runFinanceBench, type EvalItem } from '../scripts/eval/financebench';
 import { gradeAnswer, numbersOf, percentile } from '../scripts/eval/grading';
-import { FIXTURES, seedOrgs } from './support/fixtures';
-import { createTestDatabase } from './support/database';
-import { startTestWorker, type TestWorker } from './support/worker';
-import type { Database } from '../db/connection';
+import { FIXTURES } from './support/fixtures';
+import { useSeededWorker } from './support/seeded-worker';
 
 describe('grading against gold answers', () => {
   it.each([
@@ -90,24 +88,12 @@ describe('grading against gold answers', () => {
 });
 
 describe('eval command on the project fixture dataset (real workflow, dev server, PostgreSQL)', () => {
-  let database: Database;
-  let worker: TestWorker;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    await seedOrgs(database.db);
-    worker = await startTestWorker(database);
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await database?.close();
-  });
+  const env = useSeededWorker();
 
   it('delivers, routes and grades the known answers', async () => {
     const report = await runFinanceBench({
       datasetDir: join(FIXTURES, 'financebench-mini'),
-      db: database.db,
-      client: worker.client,
-      taskQueue: worker.taskQueue,
+      ...env.deps(),
       orgId: 'eval-mini',
     });
     const byId = Object.fromEntries(report.items.map((i) => [i.id, i]));
