@@ -1,28 +1,70 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
+import { loadConfig } from '../config/env';
+import { connectClient } from '../client/temporal-connection';
 
 /**
- * Replays exported histories (`temporal workflow show --output json`) against the current
- * workflow code: the operator's check before a deploy, and CI's determinism guard.
- * usage: npm run replay -- [--bundle FILE] HISTORY.json ...   → prints one JSON line per file.
+ * Replays histories against the current workflow code: the operator's check before a deploy
+ * (and after a failure), and CI's determinism guard. Histories come from files exported with
+ * `temporal workflow show --output json`, from runs on the cluster by id, or by a List
+ * Workflows query (e.g. all failed analyses of an org).
+ *
+ *   npm run replay -- [--bundle FILE] HISTORY.json ...
+ *   npm run replay -- --workflow-id ID [--workflow-id ID ...]
+ *   npm run replay -- --query 'CsOrg="demo" AND ExecutionStatus="Failed"' [--limit 100]
+ *
+ * Prints one JSON line per history; exits 1 when any fails to replay.
  */
 async function main(argv: string[]): Promise<void> {
   // stdout carries one JSON line per history; the replay worker's own logs stay quiet.
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const bundleAt = argv.indexOf('--bundle');
-  const bundlePath = bundleAt >= 0 ? argv[bundleAt + 1] : undefined;
-  const files = argv.filter((_, i) => bundleAt < 0 || (i !== bundleAt && i !== bundleAt + 1));
-  const source: { workflowBundle: { code: string } } | { workflowsPath: string } = bundlePath
-    ? { workflowBundle: { code: readFileSync(bundlePath, 'utf8') } }
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      bundle: { type: 'string' },
+      'workflow-id': { type: 'string', multiple: true },
+      query: { type: 'string' },
+      limit: { type: 'string' },
+    },
+  });
+  const source: { workflowBundle: { code: string } } | { workflowsPath: string } = values.bundle
+    ? { workflowBundle: { code: readFileSync(values.bundle, 'utf8') } }
     : { workflowsPath: require.resolve('../workflows') };
-  let failed = 0;
-  for (const file of files) {
-    const history = JSON.parse(readFileSync(file, 'utf8'));
+
+  const histories: { name: string; history: unknown }[] = positionals.map((file) => ({
+    name: basename(file),
+    history: JSON.parse(readFileSync(file, 'utf8')),
+  }));
+  const ids = values['workflow-id'] ?? [];
+  if (ids.length > 0 || values.query) {
+    const client = await connectClient(loadConfig());
     try {
-      await Worker.runReplayHistory(source, history, basename(file));
-      console.log(JSON.stringify({ file: basename(file), ok: true }));
+      for (const id of ids)
+        histories.push({ name: id, history: await client.workflow.getHandle(id).fetchHistory() });
+      if (values.query) {
+        const limit = Number(values.limit ?? 100);
+        for await (const run of client.workflow.list({ query: values.query })) {
+          if (histories.length >= limit + ids.length + positionals.length) break;
+          histories.push({
+            name: run.workflowId,
+            history: await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory(),
+          });
+        }
+      }
+    } finally {
+      await client.connection.close();
+    }
+  }
+
+  let failed = 0;
+  for (const { name, history } of histories) {
+    try {
+      await Worker.runReplayHistory(source, history, name);
+      console.log(JSON.stringify({ file: name, ok: true }));
     } catch (err) {
       failed++;
       const kind =
@@ -33,7 +75,7 @@ async function main(argv: string[]): Promise<void> {
             : 'Error';
       console.log(
         JSON.stringify({
-          file: basename(file),
+          file: name,
           ok: false,
           error: kind,
           message: err instanceof Error ? err.message : String(err),
