@@ -195,7 +195,15 @@ export async function runFinanceBench(opts: {
         unit: answer?.unit ?? null,
         citations,
         confidence: view.validation?.minConfidence ?? null,
-        reason: delivered ? null : (view.validation?.reasons.join('; ') ?? 'no validation'),
+        // Why it went to a person: what extraction said, then the gate's reasons.
+        reason: delivered
+          ? null
+          : [
+              view.steps.find((s) => s.tool === 'extract_metric')?.summary,
+              ...(view.validation?.reasons ?? ['no validation']),
+            ]
+              .filter((r): r is string => Boolean(r))
+              .join('; '),
         latencyMs,
         gold: q.answer,
         goldPages,
