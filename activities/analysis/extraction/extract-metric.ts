@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { abs, cmp, dec, toString } from '../../../workflows/analysis/decimal-core';
+import { abs, cmp, dec, sub, toString } from '../../../workflows/analysis/decimal-core';
 import { getMetric, matchLabel, type MetricDefinition, type StatementKind } from './metric-catalog';
+import type { RowCell } from './numbers';
 import { convertScale, scaleForOffset, ScaleSchema, type Scale } from './scale';
 import {
   indexPage,
+  learnFiscalYearEnd,
   learnFiscalYearOffset,
   PageTextSchema,
   PeriodSchema,
@@ -86,6 +88,8 @@ export type ExtractMetricResult = z.infer<typeof ExtractMetricResultSchema>;
 export interface DocumentIndex {
   pages: IndexedPage[];
   fiscalOffset: number | null;
+  /** Calendar month the fiscal year ends in; dates elsewhere are interim. */
+  fiscalYearEndMonth?: number | null;
 }
 
 const INDEX_CACHE = new WeakMap<readonly PageText[], DocumentIndex>();
@@ -121,6 +125,7 @@ export function indexDocument(pages: readonly PageText[]): DocumentIndex {
   const idx: DocumentIndex = {
     pages: indexed,
     fiscalOffset: learnFiscalYearOffset(pages) ?? learnOffsetFromTables(indexed),
+    fiscalYearEndMonth: learnFiscalYearEnd(pages, indexed),
   };
   INDEX_CACHE.set(pages, idx);
   FINGERPRINT_CACHE.set(fp, idx);
@@ -221,6 +226,8 @@ interface Candidate {
   valueFactor: number;
   confidence: number;
   section: Section;
+  /** The row's values in its other annual columns, in units (money metrics only). */
+  otherYears: { fiscalYear: number; units: string }[];
 }
 
 function unitFor(metric: MetricDefinition): Unit {
@@ -260,6 +267,50 @@ function statementFactor(
   return 0.5;
 }
 
+const percentLike = (c: RowCell) =>
+  c.parsed.percent || c.parsed.dash || Math.abs(Number(c.parsed.value)) <= 100;
+
+/**
+ * Reads a row with more values than period columns when the extras are explainable:
+ * each period's amount followed by its percentage (optionally then a change column), or
+ * the periods followed by a dollar change (the difference of two of them) and/or a
+ * percentage change. Anything else means the header does not describe the columns.
+ */
+export function extraColumnLayout(
+  cells: readonly RowCell[],
+  H: number,
+): { cells: RowCell[]; factor: number } | null {
+  if (H >= 1 && (cells.length === 2 * H || cells.length === 2 * H + 1)) {
+    const paired = cells.slice(0, 2 * H);
+    const trailing = cells.slice(2 * H);
+    if (paired.every((c, k) => k % 2 === 0 || percentLike(c)) && trailing.every(percentLike))
+      // MD&A layout: each period prints an amount followed by its percentage.
+      return { cells: paired.filter((_, k) => k % 2 === 0), factor: 0.85 };
+  }
+  const periods = cells.slice(0, H);
+  const extras = cells.slice(H);
+  if (extras.length > 2) return null;
+  const isDifference = (c: RowCell) => {
+    if (H < 2) return false;
+    const a = dec(periods[0]!.parsed.value);
+    const b = dec(periods[1]!.parsed.value);
+    const v = dec(c.parsed.value);
+    const d = toString(sub(a, b));
+    return cmp(abs(v), abs(dec(d))) === 0 && !c.parsed.percent;
+  };
+  if (extras.length === 1 && (percentLike(extras[0]!) || isDifference(extras[0]!)))
+    return { cells: periods, factor: isDifference(extras[0]!) ? 0.85 : 0.75 };
+  if (
+    extras.length === 2 &&
+    (isDifference(extras[0]!) || extras[0]!.parsed.dash) &&
+    percentLike(extras[1]!)
+  )
+    return { cells: periods, factor: 0.85 };
+  if (extras.length === 2 && extras.every((c) => c.parsed.percent || c.parsed.dash))
+    return { cells: periods, factor: 0.75 };
+  return null;
+}
+
 const FLOW_DURATIONS = new Set(['year', 'unknown', 'instant']);
 
 function withinPlausible(metric: MetricDefinition, amountUnits: string): boolean {
@@ -293,11 +344,13 @@ function collectCandidates(
       if (cells.length === 0) continue;
       // A label starting in lower case continues the line above ("...net of non-cash" /
       // "capital expenditures   (930)"): only the joined label names the row.
-      const continuation = /^[a-z]/.test(line.row.label) && line.contextLabel !== null;
+      // A label opening with an amount ("$13,663 and $13,000 (Note 8)") is the tail of a
+      // wrapped "..., net of accumulated depreciation -" line.
+      const continuation = /^(?:[a-z]|\$\s?\d)/.test(line.row.label) && line.contextLabel !== null;
       let lm = continuation ? null : matchLabel(metric, line.row.label, line.normLabel);
       let matchedLabel = line.row.label;
       if (line.contextLabel) {
-        const ctx = matchLabel(metric, line.contextLabel, line.contextLabel);
+        const ctx = matchLabel(metric, line.contextRaw ?? line.contextLabel, line.contextLabel);
         // A grouping heading joined to a row only counts when the pair names the item
         // exactly ("Earnings per share" + "Diluted"); a prefix would turn "Net revenues" +
         // "Product sales" into revenue.
@@ -337,23 +390,17 @@ function collectCandidates(
       const H = header.columns.length;
       if (cells.length !== H) {
         const first = cells[0]!;
+        const layout = cells.length > H ? extraColumnLayout(cells, H) : null;
         if (cells.length === H + 1 && /^\d{1,2}$/.test(first.text)) {
           valueCells = cells.slice(1);
-        } else if (
-          cells.length === 2 * H &&
-          cells.every(
-            (c, k) =>
-              k % 2 === 0 || c.parsed.percent || c.parsed.dash || Number(c.parsed.value) <= 100,
-          )
-        ) {
-          // MD&A layout: each period prints an amount followed by its percentage.
-          valueCells = cells.filter((_, k) => k % 2 === 0);
-          periodFactor = 0.85;
+        } else if (layout) {
+          valueCells = layout.cells;
+          periodFactor = layout.factor;
         } else if (cells.length > H) {
-          // Extra trailing columns are usually changes or percentages; the period
-          // columns come first, but that is a layout assumption.
-          valueCells = cells.slice(0, H);
-          periodFactor = 0.75;
+          // More amounts than the header has periods: the header does not describe the
+          // columns (a year over "Q1  Q2  Six months"), so no column can be trusted.
+          reject(`row has ${cells.length} values for ${H} period columns and they are not changes`);
+          continue;
         } else {
           reject(`row has ${cells.length} values for ${H} period columns`);
           continue;
@@ -363,12 +410,23 @@ function collectCandidates(
         ...header.columns.map((c) => c.date?.year ?? c.fiscalYear ?? c.year ?? 0),
       );
       const matches: number[] = [];
+      const annualColumns: { ci: number; fiscalYear: number }[] = [];
       let certainty = 1;
       header.columns.forEach((col, ci) => {
-        const r = resolveColumn(col, doc.fiscalOffset, input.docPeriod, latestYear);
+        const r = resolveColumn(
+          col,
+          doc.fiscalOffset,
+          input.docPeriod,
+          latestYear,
+          doc.fiscalYearEndMonth,
+        );
+        if (FLOW_DURATIONS.has(r.duration) && r.quarter === undefined)
+          annualColumns.push({ ci, fiscalYear: r.fiscalYear });
         if (r.fiscalYear !== input.period.fiscalYear) return;
         if (input.period.quarter !== undefined) {
           if (r.quarter !== input.period.quarter) return;
+          // A quarter-end date heads a balance, or a flow only over "three months ended".
+          if (r.interim && !metric.instant && r.duration !== 'quarter') return;
         } else if (!FLOW_DURATIONS.has(r.duration) || r.quarter !== undefined) {
           return;
         }
@@ -420,6 +478,15 @@ function collectCandidates(
         reject(`value ${cell.text} outside the plausible range`);
         continue;
       }
+      const otherYears: { fiscalYear: number; units: string }[] = [];
+      if (input.period.quarter === undefined && metric.kind === 'money')
+        for (const a of annualColumns) {
+          const c = valueCells[a.ci];
+          if (a.fiscalYear === input.period.fiscalYear || !c || c.parsed.dash) continue;
+          const v =
+            metric.sign === 'magnitude' ? toString(abs(dec(c.parsed.value))) : c.parsed.value;
+          otherYears.push({ fiscalYear: a.fiscalYear, units: convertScale(v, scale, 'units') });
+        }
       const sf = statementFactor(metric, line.section, input.preferStatement);
       const col = header.columns[ci]!;
       const confidence =
@@ -441,10 +508,69 @@ function collectCandidates(
         valueFactor,
         confidence,
         section: line.section,
+        otherYears,
       });
     }
   }
   return out;
+}
+
+/**
+ * A row outside the primary statement (a segment reconciliation, a footnote table) can
+ * share the line item's name yet be another quantity ("Property, plant and equipment, net
+ * (3)" of unallocated corporate assets). Where its other year columns overlap the primary
+ * statement's and disagree with it, it is not the line item: drop it. Mutates `cands`.
+ */
+function closeTo(a: string, b: string): boolean {
+  const x = Number(a);
+  const y = Number(b);
+  const m = Math.max(Math.abs(x), Math.abs(y));
+  return m === 0 || Math.abs(x - y) / m <= 0.005;
+}
+
+function contradictPrimary(
+  doc: DocumentIndex,
+  metric: MetricDefinition,
+  input: Omit<ExtractMetricInput, 'pages'>,
+  cands: Candidate[],
+  rejected: CandidateSummary[],
+): void {
+  if (metric.kind !== 'money' || metric.statement === 'any' || metric.statement === 'capital')
+    return;
+  const isPrimary = (c: Candidate) => c.section.primary && c.section.kind === metric.statement;
+  const primaryByYear = new Map<number, string[] | null>();
+  const primaryValues = (fiscalYear: number): string[] | null => {
+    if (primaryByYear.has(fiscalYear)) return primaryByYear.get(fiscalYear)!;
+    const cs = collectCandidates(
+      doc,
+      metric,
+      { ...input, pages: [], period: { fiscalYear } },
+      [],
+    ).filter(isPrimary);
+    const top = Math.max(0, ...cs.map((c) => c.labelScore));
+    const vals = cs
+      .filter((c) => c.labelScore === top)
+      .map((c) => convertScale(c.amount, c.scale, 'units'));
+    const out = vals.length > 0 ? vals : null;
+    primaryByYear.set(fiscalYear, out);
+    return out;
+  };
+  for (let i = cands.length - 1; i >= 0; i--) {
+    const c = cands[i]!;
+    if (isPrimary(c) || c.otherYears.length === 0) continue;
+    const clash = c.otherYears.find((o) => {
+      const p = primaryValues(o.fiscalYear);
+      // Tables printed in a coarser scale round: half a percent is the same figure.
+      return p !== null && !p.some((v) => closeTo(v, o.units));
+    });
+    if (clash) {
+      cands.splice(i, 1);
+      if (rejected.length < 40)
+        rejected.push({
+          ...summarize(c, `contradicts the primary statement for FY${clash.fiscalYear}`),
+        });
+    }
+  }
 }
 
 /** Confidence ceiling when two equally good rows disagree: below the 0.70 answer floor. */
@@ -481,6 +607,16 @@ export function extractMetricFromIndex(
           ? `no usable row for ${metric.name} FY${input.period.fiscalYear}: ${rejected[0]!.note}`
           : `no row labelled like ${metric.name}`,
       candidates: rejected.slice(0, 10),
+    };
+  }
+  contradictPrimary(doc, metric, input, cands, rejected);
+  if (cands.length === 0) {
+    return {
+      status: 'not_found',
+      metric: metric.id,
+      period: input.period,
+      reason: `no usable row for ${metric.name} FY${input.period.fiscalYear}: ${rejected[rejected.length - 1]?.note ?? 'all rows contradict the primary statement'}`,
+      candidates: rejected.slice(-10),
     };
   }
   cands.sort(

@@ -176,6 +176,16 @@ export function splitRow(line: string): SplitRow {
       values.shift();
       continue;
     }
+    // "net of allowances - $46 and $41   2,133   1,836": amounts glued to the label by a
+    // connective word describe the line item; the columns start after the gap.
+    const prevTok = labelTokens[labelTokens.length - 1]!;
+    const connective = /^(?:and|or|of|to|-|–|—)$/i.test(prevTok.text);
+    // A dash glued to the label ("net of accumulated depreciation -") wraps the label
+    // onto the next line; a nil cell sits behind a column gap.
+    if ((!gap && connective && values.length > 1) || (!gap && first.parsed.dash)) {
+      values.shift();
+      continue;
+    }
     if (gap || moneyLike) break;
     values.shift();
   }

@@ -55,6 +55,8 @@ export interface IndexedLine {
   normLabel: string;
   /** Label of the nearest preceding value-less line joined with this label (wrapped or grouped labels). */
   contextLabel: string | null;
+  /** The same joined label as printed (punctuation kept), for qualifier matching. */
+  contextRaw?: string | null;
   header: HeaderLine | null;
   section: Section;
 }
@@ -285,6 +287,7 @@ export function indexPage(p: PageText): IndexedPage {
       row,
       normLabel,
       contextLabel,
+      contextRaw: contextLabel !== null ? `${prevTextOnly} ${row.label}` : null,
       header: row.cells.length > 0 ? lastHeader : header,
       section,
     });
@@ -355,6 +358,53 @@ export interface ResolvedColumn {
   duration: Duration;
   /** 1 when the mapping to a fiscal year is certain, lower when a convention was assumed. */
   certainty: number;
+  /** A dated column that is not at the fiscal year end (a quarter-end balance or period). */
+  interim?: boolean;
+}
+
+/** Months apart on the calendar circle (December and January are 1 apart). */
+export function monthDistance(a: number, b: number): number {
+  const d = Math.abs(a - b) % 12;
+  return Math.min(d, 12 - d);
+}
+
+/**
+ * The calendar month the company's fiscal year ends in, from its wording ("years ended
+ * December 31", "fiscal year ends on the Saturday nearest the end of January") and from
+ * annual column headers ("Years Ended May 31, 2023"). Null when the votes are few or split.
+ * 52/53-week years straddle two adjacent months; both count for the winning month.
+ */
+export function learnFiscalYearEnd(
+  pages: readonly PageText[],
+  indexed: readonly IndexedPage[] = [],
+): number | null {
+  const votes = new Array<number>(13).fill(0);
+  const re = new RegExp(
+    String.raw`\b(?:fiscal\s+)?years?\s+(?:ended|ending|ends?)\s+(?:on\s+)?(?:the\s+\w+\s+(?:nearest|closest)\s+(?:to\s+)?(?:the\s+(?:end|last\s+day)\s+of\s+)?)?${MONTH_RE}`,
+    'gi',
+  );
+  for (const p of pages) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(p.text)) !== null) {
+      const mon = MONTHS[m[1]!.slice(0, 3).toLowerCase()];
+      if (mon) votes[mon]!++;
+    }
+  }
+  for (const p of indexed) {
+    for (const l of p.lines) {
+      if (l.row.cells.length > 0 || !l.header || l.header.lineIndex !== l.index) continue;
+      for (const c of l.header.columns)
+        if (c.date && c.duration === 'year' && c.date.month >= 1) votes[c.date.month]!++;
+    }
+  }
+  let best = 0;
+  for (let mon = 1; mon <= 12; mon++) if (votes[mon]! > votes[best]!) best = mon;
+  const total = votes.reduce((a, b) => a + b, 0);
+  if (best === 0 || votes[best]! < 2) return null;
+  let near = 0;
+  for (let mon = 1; mon <= 12; mon++) if (monthDistance(mon, best) <= 1) near += votes[mon]!;
+  return near >= 0.8 * total ? best : null;
 }
 
 /** Map a printed column header to the fiscal year it reports. */
@@ -363,7 +413,34 @@ export function resolveColumn(
   fiscalOffset: number | null,
   docPeriod?: number,
   latestYearInHeader?: number,
+  fiscalYearEndMonth?: number | null,
 ): ResolvedColumn {
+  const d0 = col.date;
+  if (
+    d0 &&
+    fiscalYearEndMonth &&
+    d0.month >= 1 &&
+    monthDistance(d0.month, fiscalYearEndMonth) > 1
+  ) {
+    // A date away from the fiscal year end is a quarter end: it belongs to the fiscal year
+    // that closes next, and its quarter counts from the last year end.
+    const M = fiscalYearEndMonth;
+    const endYear = d0.month < M ? d0.year : d0.year + 1;
+    const end = resolveColumn(
+      { raw: col.raw, date: { year: endYear, month: M, day: 28 }, duration: col.duration },
+      fiscalOffset,
+      docPeriod,
+      latestYearInHeader === undefined ? undefined : latestYearInHeader + (endYear - d0.year),
+    );
+    const months = (d0.month - M + 12) % 12;
+    return {
+      fiscalYear: end.fiscalYear,
+      quarter: Math.min(3, Math.max(1, Math.round(months / 3))),
+      duration: col.duration,
+      certainty: end.certainty,
+      interim: true,
+    };
+  }
   if (col.fiscalYear !== undefined) {
     return {
       fiscalYear: col.fiscalYear,
