@@ -315,6 +315,21 @@ export function parseQuestion(question: string): ParsedQuestion {
     conf = 0.95;
   }
 
+  // "By how much did revenue change … in percent?" asks for growth, not a dollar difference;
+  // for a ratio, "percentage change" could mean points or relative change: a person decides.
+  const metricKind = metricId ? METRICS.find((x) => x.id === metricId)?.kind : undefined;
+  const resultIsRatio = formulaId ? getFormula(formulaId)!.resultKind !== 'money' : metricKind === 'ratio_percent';
+  if (aggregate.kind === 'change' && /\bpercent(?:age)?\b|%/.test(main)) {
+    if (!resultIsRatio) aggregate = { kind: 'growth', startYear: aggregate.startYear, endYear: aggregate.endYear };
+    else if (/\b(?:percent(?:age)?|%) change\b/.test(main))
+      return unsupported('"percentage change" of a ratio is ambiguous: percentage points or relative change');
+  }
+  // A figure "per share / per store / per employee" is not the catalog total it names.
+  const perUnit = /\bper (?:share|employee|store|square (?:foot|feet)|sq\.? ?ft|customer|member|unit|subscriber)\b/.exec(main);
+  if (perUnit && metricKind !== 'per_share' && !(formulaId && /per_share|eps/.test(formulaId))) {
+    return unsupported(`"${perUnit[0]}" figure: not the catalog total ${metricId ?? formulaId ?? ''}`.trim());
+  }
+
   let period: Period | undefined;
   if (aggregate.kind === 'single' || aggregate.kind === 'average_balance') {
     if (years.length === 0) return unsupported('no fiscal year in the question');
