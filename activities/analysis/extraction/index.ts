@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cmp, dec, toFixed } from '../../../workflows/analysis/decimal-core';
+import { cmp, dec, shift10, toFixed, toString } from '../../../workflows/analysis/decimal-core';
 import {
   CitationSchema,
   extractMetricFromIndex,
@@ -310,12 +310,20 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
       );
     }
     const kind = ev.resultKind;
-    const unit: Outcome['unit'] = kind === 'money' ? 'USD' : kind;
-    const valueUnits = kind === 'money' ? convertScale(ev.value, ev.scale, 'units') : ev.value;
+    // A percent formula asked as a ratio is delivered as the decimal (19.05% → 0.1905).
+    const asRatio = kind === 'percent' && parsed.unit === 'ratio';
+    const unit: Outcome['unit'] = kind === 'money' ? 'USD' : asRatio ? 'ratio' : kind;
+    const valueUnits =
+      kind === 'money'
+        ? convertScale(ev.value, ev.scale, 'units')
+        : asRatio
+          ? toString(shift10(dec(ev.value), -2))
+          : ev.value;
     const bounds = RESULT_BOUNDS[kind];
     if (
       bounds &&
-      (cmp(dec(valueUnits), dec(bounds[0])) < 0 || cmp(dec(valueUnits), dec(bounds[1])) > 0)
+      (cmp(dec(asRatio ? ev.value : valueUnits), dec(bounds[0])) < 0 ||
+        cmp(dec(asRatio ? ev.value : valueUnits), dec(bounds[1])) > 0)
     ) {
       return review(
         `computed ${kind} ${valueUnits} is implausible`,

@@ -240,6 +240,11 @@ export function parseQuestion(question: string): ParsedQuestion {
     return unsupported('comparison or ranking question');
   }
   if (NON_GAAP.test(main)) return unsupported('non-GAAP, segment or forward-looking figure');
+  // "EBITDA less capex", "net income plus D&A": an arithmetic on top of the named figure that
+  // the catalog does not compute (a question's own definition may use these words freely).
+  const compound = /\b(?:less|minus|plus|net of|after deducting|excluding)\b(?! than)/.exec(main);
+  if (compound)
+    return unsupported(`"${compound[0]}" combines figures beyond the catalog's formulas`);
 
   const requestedScale = parseRequestedScale(text) ?? undefined;
   const roundingDp = rounding(text);
@@ -305,11 +310,22 @@ export function parseQuestion(question: string): ParsedQuestion {
   }
 
   let metricId: string | undefined;
+  // A question that defines its own computation must map to a catalog formula: answering it
+  // with the plain figure it mentions ("cash from operations / current liabilities") is wrong.
+  if (!formulaId && definition)
+    return unsupported('the question defines a computation the catalog does not have');
   if (!formulaId) {
     const ms = findMetrics(main.replace(/\(in [^)]*\)/g, ' '));
     if (ms.length === 0) return unsupported('no catalog metric or formula named in the question');
     if (ms.length > 1) return unsupported(`question names several metrics (${ms.join(', ')})`);
     metricId = ms[0];
+    // "operating cash flow ratio": a ratio built on the figure, not the figure itself.
+    const isRatioMetric = METRICS.find((x) => x.id === metricId)?.kind === 'ratio_percent';
+    if (
+      !isRatioMetric &&
+      /\bratio\b|\bturnover\b|\bcoverage\b|\bmargin\b|\byield\b|\bmultiple\b/.test(main)
+    )
+      return unsupported('asks for a ratio the catalog does not compute');
     if (/\baverage\b/.test(main) && aggregate.kind === 'single')
       aggregate = { kind: 'average_balance' };
     conf = 0.95;
@@ -318,16 +334,26 @@ export function parseQuestion(question: string): ParsedQuestion {
   // "By how much did revenue change … in percent?" asks for growth, not a dollar difference;
   // for a ratio, "percentage change" could mean points or relative change: a person decides.
   const metricKind = metricId ? METRICS.find((x) => x.id === metricId)?.kind : undefined;
-  const resultIsRatio = formulaId ? getFormula(formulaId)!.resultKind !== 'money' : metricKind === 'ratio_percent';
+  const resultIsRatio = formulaId
+    ? getFormula(formulaId)!.resultKind !== 'money'
+    : metricKind === 'ratio_percent';
   if (aggregate.kind === 'change' && /\bpercent(?:age)?\b|%/.test(main)) {
-    if (!resultIsRatio) aggregate = { kind: 'growth', startYear: aggregate.startYear, endYear: aggregate.endYear };
+    if (!resultIsRatio)
+      aggregate = { kind: 'growth', startYear: aggregate.startYear, endYear: aggregate.endYear };
     else if (/\b(?:percent(?:age)?|%) change\b/.test(main))
-      return unsupported('"percentage change" of a ratio is ambiguous: percentage points or relative change');
+      return unsupported(
+        '"percentage change" of a ratio is ambiguous: percentage points or relative change',
+      );
   }
   // A figure "per share / per store / per employee" is not the catalog total it names.
-  const perUnit = /\bper (?:share|employee|store|square (?:foot|feet)|sq\.? ?ft|customer|member|unit|subscriber)\b/.exec(main);
+  const perUnit =
+    /\bper (?:share|employee|store|square (?:foot|feet)|sq\.? ?ft|customer|member|unit|subscriber)\b/.exec(
+      main,
+    );
   if (perUnit && metricKind !== 'per_share' && !(formulaId && /per_share|eps/.test(formulaId))) {
-    return unsupported(`"${perUnit[0]}" figure: not the catalog total ${metricId ?? formulaId ?? ''}`.trim());
+    return unsupported(
+      `"${perUnit[0]}" figure: not the catalog total ${metricId ?? formulaId ?? ''}`.trim(),
+    );
   }
 
   let period: Period | undefined;
@@ -366,6 +392,15 @@ export function parseQuestion(question: string): ParsedQuestion {
             : 'USD/share';
   }
   if (aggregate.kind === 'cagr' || aggregate.kind === 'growth') unit = 'percent';
+  // "payout ratio", "return on assets" asked without "percent" are decimal ratios (0.28), the
+  // way such questions state them; margins and rates stay percentages.
+  if (
+    unit === 'percent' &&
+    formulaId &&
+    /ratio|^return_on/.test(formulaId) &&
+    !/\bpercent|%|per cent/.test(text)
+  )
+    unit = 'ratio';
 
   return {
     kind: formulaId ? 'formula' : 'metric',
