@@ -89,4 +89,22 @@ describe('question parser: what a question really asks', () => {
       unit: 'percent',
     });
   });
+
+  it.each([
+    'What is the FY2021 revenue from discontinued operations?',
+    'What is the FY2022 total revenue in Europe?',
+    'What were FY2022 services revenues (in USD millions)?',
+    'What is the FY2022 net income attributable to noncontrolling interests?',
+  ])('refuses a part of a total: %s', (q) => {
+    expect(parseQuestion(q)).toMatchObject({ kind: 'unsupported' });
+  });
+
+  it('reads weighted average shares as the line item, not an average of balances', () => {
+    expect(
+      parseQuestion('What is the FY2023 weighted average diluted shares outstanding?'),
+    ).toMatchObject({ metric: 'shares_diluted', aggregate: { kind: 'single' } });
+    expect(
+      parseQuestion('What is the FY2022 net income attributable to shareholders in USD thousands?'),
+    ).toMatchObject({ kind: 'metric', metric: 'net_income' });
+  });
 });

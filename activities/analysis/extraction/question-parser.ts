@@ -201,6 +201,14 @@ const UNSUPPORTED_AUX = /^(?:is|are|was|were|does|do|did|has|have|can|could|shou
 const NON_GAAP =
   /(?<!un)adjusted|non[- ]gaap|pro forma|organic|constant currency|excluding|segment|per employee|per store|same[- ]store|comparable sales|guidance|outlook|expected/;
 
+/**
+ * A part of a total, not the total the catalog reads: discontinued operations, minority
+ * interests, a region, a product or service line. Such figures need a person (or a segment
+ * table reader we do not have), never the consolidated line.
+ */
+const PART_OF_TOTAL =
+  /\bdiscontinued\b|\bnon-?controlling\b|\bminority interests?\b|\b(?:in|from|for) (?:the )?(?:europe|asia|americas|north america|latin america|china|greater china|japan|emea|apac|international|domestic|u\.s\.|united states)\b|\b(?:europe|asia|emea|apac|americas|international|domestic|product|products|service|services|subscription|licen[cs]e|hardware|software|wholesale|retail|online|digital) (?:revenues?|sales)\b|\b(?:revenues?|sales) (?:from|by) (?!(?:the )?(?:company|firm|fy|fiscal|year|quarter|operations|\d))/;
+
 function unsupported(reason: string): ParsedQuestion {
   return { kind: 'unsupported', aggregate: { kind: 'single' }, confidence: 0, reason };
 }
@@ -240,6 +248,9 @@ export function parseQuestion(question: string): ParsedQuestion {
     return unsupported('comparison or ranking question');
   }
   if (NON_GAAP.test(main)) return unsupported('non-GAAP, segment or forward-looking figure');
+  const part = PART_OF_TOTAL.exec(main);
+  if (part)
+    return unsupported(`"${part[0].trim()}": a part of a total, not the consolidated figure`);
   // "EBITDA less capex", "net income plus D&A": an arithmetic on top of the named figure that
   // the catalog does not compute (a question's own definition may use these words freely).
   const compound = /\b(?:less|minus|plus|net of|after deducting|excluding)\b(?! than)/.exec(main);
@@ -326,7 +337,8 @@ export function parseQuestion(question: string): ParsedQuestion {
       /\bratio\b|\bturnover\b|\bcoverage\b|\bmargin\b|\byield\b|\bmultiple\b/.test(main)
     )
       return unsupported('asks for a ratio the catalog does not compute');
-    if (/\baverage\b/.test(main) && aggregate.kind === 'single')
+    // "weighted average shares" is a line item, not an average of two balances.
+    if (/(?<!weighted[- ])\baverage\b/.test(main) && aggregate.kind === 'single')
       aggregate = { kind: 'average_balance' };
     conf = 0.95;
   }
