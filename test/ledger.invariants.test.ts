@@ -223,4 +223,63 @@ describe('ledger invariants enforced by PostgreSQL', () => {
     expect(supplies).toEqual([{ currency: 'USD', debits: '701', credits: '700', balance: '1' }]);
     expect(await countEntries(database.db, ORG)).toBe(3);
   });
+  it('serializes a posting and a period close in both lock orders', async () => {
+    const other = new PgClient({ connectionString: database.url });
+    await other.connect();
+    const post = (id: string) => [
+      `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('${id}', '${OTHER_ORG}', '${id}', '2025-07-10', 'race')`,
+      `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('${id}', '${OTHER_ORG}', 1, '${acc('6200', OTHER_ORG)}', 'USD', 5, 0), ('${id}', '${OTHER_ORG}', 2, '${acc('1010', OTHER_ORG)}', 'USD', 0, 5)`,
+      `update journal_entries set status = 'posted', posted_at = now() where id = '${id}'`,
+    ];
+    // As period.close does it: make sure the row exists (waiting on a posting that is
+    // creating it), then close it.
+    const close = `with ensure as (insert into fiscal_periods (org_id, period, status) values ('${OTHER_ORG}', '2025-07', 'open') on conflict do nothing)
+      update fiscal_periods set status = 'closed' where org_id = '${OTHER_ORG}' and period = '2025-07'`;
+    try {
+      // 1. The posting holds the period row first: the close waits for it, then closes.
+      await pg.query('begin');
+      for (const q of post('je-race-1')) await pg.query(q);
+      await other.query('begin');
+      const closing = other.query(close);
+      const blocked = await Promise.race([
+        closing.then(() => false),
+        new Promise((r) => setTimeout(() => r(true), 300)),
+      ]);
+      expect(blocked).toBe(true);
+      await pg.query('commit');
+      await closing;
+      await other.query('commit');
+      // 2. The close holds it first: a posting waits, then is refused, and writes nothing.
+      await other.query('begin');
+      await other.query(
+        `update fiscal_periods set status = 'open' where org_id = '${OTHER_ORG}' and period = '2025-07'`,
+      );
+      await other.query('commit');
+      await other.query('begin');
+      await other.query(close);
+      await pg.query('begin');
+      const [insertEntry, insertLines, postIt] = post('je-race-2');
+      await pg.query(insertEntry as string);
+      await pg.query(insertLines as string);
+      const posting = pg.query(postIt as string).then(
+        () => null,
+        (e: { message: string }) => e.message,
+      );
+      expect(
+        await Promise.race([
+          posting.then(() => 'done'),
+          new Promise((r) => setTimeout(() => r('waiting'), 300)),
+        ]),
+      ).toBe('waiting');
+      await other.query('commit');
+      expect(await posting).toBe(`period 2025-07 is closed for org ${OTHER_ORG}: posting refused`);
+      await pg.query('rollback');
+      const rows = await pg.query(
+        `select id from journal_entries where id in ('je-race-1', 'je-race-2') order by id`,
+      );
+      expect(rows.rows).toEqual([{ id: 'je-race-1' }]);
+    } finally {
+      await other.end();
+    }
+  });
 });
