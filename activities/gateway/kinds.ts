@@ -210,6 +210,40 @@ const sameBank = (
   row.currency === b.currency &&
   row.holderName === b.holderName;
 
+/** period.close and period.reopen: the same state change in opposite directions. */
+function periodStatusChange(target: 'open' | 'closed'): KindDef<'period.close' | 'period.reopen'> {
+  const conflict = (period: string) =>
+    new GatewayRefusal(
+      ErrorType.PeriodStateConflict,
+      `Period ${period} is ${target === 'closed' ? 'already closed' : 'not closed'}`,
+      [{ path: 'payload.period', message: target === 'closed' ? 'already closed' : 'not closed' }],
+    );
+  return {
+    submitRoles: TREASURY,
+    refs: () => [],
+    async plan(ctx, p) {
+      const current = await periodStatus(ctx.q, ctx.orgId, p.period);
+      if ((current === 'closed') === (target === 'closed')) throw conflict(p.period);
+      return {
+        entries: [],
+        facts: { periodChange: target === 'closed' ? 'close' : 'reopen' },
+        async write(tx) {
+          // The state is checked again inside the apply transaction: the plan may be stale.
+          if (!(await setPeriodStatus(tx, ctx.orgId, p.period, target, ctx.submissionId)))
+            throw conflict(p.period);
+          return [
+            {
+              entityType: 'period',
+              entityId: `${ctx.orgId}:${p.period}`,
+              action: target === 'closed' ? 'closed' : 'reopened',
+            },
+          ];
+        },
+      };
+    },
+  };
+}
+
 export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
   'journal.post': {
     submitRoles: BOOKKEEPING,
@@ -726,59 +760,8 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
     },
   },
 
-  'period.close': {
-    submitRoles: TREASURY,
-    refs: () => [],
-    async plan(ctx, p) {
-      if ((await periodStatus(ctx.q, ctx.orgId, p.period)) === 'closed')
-        throw new GatewayRefusal(
-          ErrorType.PeriodStateConflict,
-          `Period ${p.period} is already closed`,
-          [{ path: 'payload.period', message: 'already closed' }],
-        );
-      return {
-        entries: [],
-        facts: { periodChange: 'close' },
-        async write(tx) {
-          if (!(await setPeriodStatus(tx, ctx.orgId, p.period, 'closed', ctx.submissionId)))
-            throw new GatewayRefusal(
-              ErrorType.PeriodStateConflict,
-              `Period ${p.period} is already closed`,
-              [{ path: 'payload.period', message: 'already closed' }],
-            );
-          return [{ entityType: 'period', entityId: `${ctx.orgId}:${p.period}`, action: 'closed' }];
-        },
-      };
-    },
-  },
-
-  'period.reopen': {
-    submitRoles: TREASURY,
-    refs: () => [],
-    async plan(ctx, p) {
-      if ((await periodStatus(ctx.q, ctx.orgId, p.period)) !== 'closed')
-        throw new GatewayRefusal(
-          ErrorType.PeriodStateConflict,
-          `Period ${p.period} is not closed`,
-          [{ path: 'payload.period', message: 'not closed' }],
-        );
-      return {
-        entries: [],
-        facts: { periodChange: 'reopen' },
-        async write(tx) {
-          if (!(await setPeriodStatus(tx, ctx.orgId, p.period, 'open', ctx.submissionId)))
-            throw new GatewayRefusal(
-              ErrorType.PeriodStateConflict,
-              `Period ${p.period} is not closed`,
-              [{ path: 'payload.period', message: 'not closed' }],
-            );
-          return [
-            { entityType: 'period', entityId: `${ctx.orgId}:${p.period}`, action: 'reopened' },
-          ];
-        },
-      };
-    },
-  },
+  'period.close': periodStatusChange('closed'),
+  'period.reopen': periodStatusChange('open'),
 
   'customer.create': {
     submitRoles: BOOKKEEPING,
