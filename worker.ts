@@ -57,12 +57,19 @@ async function main(): Promise<void> {
     namespace: cfg.TEMPORAL_NAMESPACE,
     database: cfg.embeddedDatabase ? 'embedded' : 'DATABASE_URL',
   });
+  // Started by `npm start` with an IPC channel: if that parent dies, drain and exit too,
+  // rather than live on polling with code that may be stale by the next start.
+  process.once('disconnect', () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+  });
   try {
     // Resolves after SIGINT/SIGTERM once in-flight tasks have drained.
     await worker.run();
   } finally {
     await connection.close();
     await database.close();
+    // An open IPC channel would keep this process alive after the worker stopped.
+    if (process.connected) process.disconnect();
   }
 }
 

@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const shutdown = async (code: number) => {
     for (const child of children.filter((c) => c.exitCode === null)) {
       child.kill('SIGTERM');
+      // The worker drains in-flight tasks (grace 20 s); past that it is killed.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
       await new Promise((r) => child.once('exit', r));
+      clearTimeout(killer);
     }
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     process.exit(code);
@@ -57,9 +60,13 @@ async function main(): Promise<void> {
   // 3. The worker, as its own process, like in production.
   const worker = spawn(
     process.execPath,
-    [require.resolve('tsx/cli'), join(PROJECT_ROOT, 'worker.ts')],
+    // Node with tsx's loader (no CLI wrapper in between), so signals and the IPC channel
+    // reach the worker itself.
+    ['--import', 'tsx', join(PROJECT_ROOT, 'worker.ts')],
     {
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // The IPC channel lets the worker notice when this process dies without a goodbye.
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      cwd: PROJECT_ROOT,
       // The workload's tables are this command's output: the worker logs warnings and up.
       env: {
         LOG_LEVEL: 'WARN',
