@@ -1,8 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { parseConfig } from '../config/env';
 import { openDatabase, type Database } from '../db/connection';
 import { runMigrations } from '../db/migrate';
@@ -10,42 +6,18 @@ import { ingestFile } from '../client/documents';
 import { AnalysisClient } from '../client/analysis-client';
 import { ORG, SAMPLES, seedOrgs } from './support/fixtures';
 import { startTestWorker, type TestWorker } from './support/worker';
-
-function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
+import { startEmbeddedDbProcess, type EmbeddedDbProcess } from './support/embedded-db-process';
 
 /** The newcomer's path: no DATABASE_URL, so PGlite is started and served over the wire protocol. */
 describe('embedded database end to end', () => {
   let database: Database;
   let worker: TestWorker;
 
-  let server: ChildProcess;
+  let server: EmbeddedDbProcess | undefined;
 
   beforeAll(async () => {
-    const env = {
-      EMBEDDED_DB_DIR: mkdtempSync(join(tmpdir(), 'cs-pglite-')),
-      EMBEDDED_DB_PORT: String(await freePort()),
-    };
-    // PGlite runs in its own process, as with `npm start`; jest's VM cannot load its WASM module.
-    server = spawn(
-      process.execPath,
-      [require.resolve('tsx/cli'), join(__dirname, '..', 'scripts', 'embedded-db.ts')],
-      {
-        env: { ...process.env, ...env, DATABASE_URL: '' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    await new Promise<void>((resolve, reject) => {
-      server.stdout?.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
-      server.once('exit', (code) => reject(new Error(`embedded db exited ${code}`)));
-    });
+    server = await startEmbeddedDbProcess();
+    const env = server.env;
     const cfg = parseConfig(env);
     expect(cfg.embeddedDatabase).toBe(true);
     database = await openDatabase(cfg);
@@ -56,7 +28,7 @@ describe('embedded database end to end', () => {
   afterAll(async () => {
     await worker?.stop();
     await database?.close();
-    server?.kill('SIGTERM');
+    server?.stop();
   });
 
   it('ingests a sample and delivers a cited answer with PGlite as the database', async () => {

@@ -1,19 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Pool } from 'pg';
-
-function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
+import { startEmbeddedDbProcess, type EmbeddedDbProcess } from './support/embedded-db-process';
 
 /**
  * The embedded server shares one PGlite session between connections. Parameterised queries
@@ -21,34 +7,17 @@ function freePort(): Promise<number> {
  * mix statements nor let another client's statement into an open transaction.
  */
 describe('embedded wire server under concurrent connections', () => {
-  let server: ChildProcess;
+  let server: EmbeddedDbProcess | undefined;
   let url: string;
   const pools: Pool[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = spawn(
-      process.execPath,
-      [require.resolve('tsx/cli'), join(__dirname, '..', 'scripts', 'embedded-db.ts')],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: '',
-          EMBEDDED_DB_DIR: mkdtempSync(join(tmpdir(), 'cs-wire-')),
-          EMBEDDED_DB_PORT: String(port),
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    await new Promise<void>((resolve, reject) => {
-      server.stdout?.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
-      server.once('exit', (code) => reject(new Error(`embedded db exited ${code}`)));
-    });
-    url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    server = await startEmbeddedDbProcess();
+    url = server.url;
   });
   afterAll(async () => {
     await Promise.all(pools.map((p) => p.end()));
-    server?.kill('SIGTERM');
+    server?.stop();
   });
 
   it('keeps 400 interleaved statements and transactions from two pools apart', async () => {
