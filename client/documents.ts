@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connection';
-import { storeDocument, type StoredDocument } from '../db/repositories/documents';
+import { getDocument, storeDocument, type StoredDocument } from '../db/repositories/documents';
 import {
   INGESTION_WORKFLOW,
   IngestResultSchema,
@@ -55,22 +55,35 @@ export async function ingestFile(
     bytes,
   });
   const workflowId = ingestionWorkflowId(opts.orgId, document.id);
-  const handle = await deps.client.workflow
-    .start(INGESTION_WORKFLOW, {
-      args: [{ orgId: opts.orgId, documentId: document.id }],
-      taskQueue: deps.taskQueue ?? ANALYSIS_TASK_QUEUE,
-      workflowId,
-      // Concurrent uploads of one document share one running ingestion. A finished one may run
-      // again: the database, not the history, says whether the document is ready, and the
-      // activity returns at once when it is.
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    })
-    .catch(async (err: unknown) => {
-      if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')
-        return deps.client.workflow.getHandle(workflowId);
-      throw err;
-    });
-  const ingestion = IngestResultSchema.parse(await handle.result());
+  const runIngestion = async (): Promise<IngestResult> => {
+    const handle = await deps.client.workflow
+      .start(INGESTION_WORKFLOW, {
+        args: [{ orgId: opts.orgId, documentId: document.id }],
+        taskQueue: deps.taskQueue ?? ANALYSIS_TASK_QUEUE,
+        workflowId,
+        // Concurrent uploads of one document share one running ingestion. A finished one may
+        // run again: the database, not the history, says whether the document is ready, and
+        // the activity returns at once when it is.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      })
+      .catch(async (err: unknown) => {
+        if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')
+          return deps.client.workflow.getHandle(workflowId);
+        throw err;
+      });
+    return IngestResultSchema.parse(await handle.result());
+  };
+  let ingestion = await runIngestion();
+  // The run we joined may have been started for another copy of this document (another
+  // database behind the same namespace): trust the database, and run once more if needed.
+  if ((await getDocument(deps.db, opts.orgId, document.id))?.status !== 'ready')
+    ingestion = await runIngestion();
+  const stored = await getDocument(deps.db, opts.orgId, document.id);
+  if (stored?.status !== 'ready') {
+    throw new Error(
+      `Document ${document.id} is ${stored?.status ?? 'missing'} after ingestion${stored?.error ? `: ${stored.error}` : ''}`,
+    );
+  }
   return { document, created, ingestion };
 }
