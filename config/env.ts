@@ -29,7 +29,7 @@ const EnvSchema = z.object({
       'a postgres:// URL, e.g. postgres://user:pass@localhost:5432/countersign',
     )
     .optional(),
-  EMBEDDED_DB_DIR: z.string().default('.data/pglite'),
+  EMBEDDED_DB_DIR: z.string().default('.data/postgres'),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

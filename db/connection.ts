@@ -1,9 +1,8 @@
-import { createConnection } from 'node:net';
 import { Pool } from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import * as schema from './schema';
 import type { AppConfig } from '../config/env';
-import { startEmbeddedServer, type EmbeddedServer } from './embedded-server';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 
 export type Db = NodePgDatabase<typeof schema>;
 
@@ -14,38 +13,24 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function portIsOpen(host: string, port: number): Promise<boolean> {
-  return new Promise((resolveOpen) => {
-    const socket = createConnection({ host, port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolveOpen(true);
-    });
-    socket.once('error', () => resolveOpen(false));
-  });
-}
-
 /**
- * Connects to DATABASE_URL, or to the embedded database: the one already served on
- * EMBEDDED_DB_PORT by another process of ours, else one started inside this process.
+ * Connects to DATABASE_URL, or to the embedded PostgreSQL of EMBEDDED_DB_DIR: the one already
+ * running for that folder (started by another process of ours), else one started here and
+ * stopped on close.
  */
 export async function openDatabase(cfg: AppConfig): Promise<Database> {
   let url = cfg.DATABASE_URL;
-  let embedded: EmbeddedServer | undefined;
+  let embedded: EmbeddedPostgres | undefined;
   if (url === undefined) {
-    const host = '127.0.0.1';
-    if (!(await portIsOpen(host, cfg.EMBEDDED_DB_PORT))) {
-      embedded = await startEmbeddedServer({
-        dataDir: cfg.EMBEDDED_DB_DIR,
-        port: cfg.EMBEDDED_DB_PORT,
-        host,
-      });
-    }
-    url = `postgres://postgres@${host}:${cfg.EMBEDDED_DB_PORT}/postgres?sslmode=disable`;
+    embedded = await startEmbeddedPostgres({
+      dataDir: cfg.EMBEDDED_DB_DIR,
+      port: cfg.EMBEDDED_DB_PORT,
+    });
+    url = embedded.url;
   }
   const pool = new Pool({
     connectionString: url,
-    max: cfg.DB_POOL_SIZE ?? (cfg.embeddedDatabase ? 4 : 10),
+    max: cfg.DB_POOL_SIZE ?? 10,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

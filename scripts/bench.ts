@@ -1,12 +1,12 @@
 import { cpus, tmpdir } from 'node:os';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config/env';
 import { openDatabase } from '../db/connection';
 import { runMigrations } from '../db/migrate';
-import { startEmbeddedServer, type EmbeddedServer } from '../db/embedded-server';
+import { startEmbeddedPostgres } from '../db/embedded-postgres';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
 import { createWorker } from '../worker';
@@ -69,12 +69,18 @@ async function benchGateway(n: number, concurrency: number): Promise<GatewayBenc
     let url = cfg.DATABASE_URL;
     if (!url) {
       const dir = mkdtempSync(join(tmpdir(), 'cs-bench-pg-'));
-      const embedded: EmbeddedServer = await startEmbeddedServer({ dataDir: dir, port: 55_499 });
+      chmodSync(dir, 0o755); // reachable by the postgres OS user when run as root
+      // A throw-away cluster: the same engine as npm start, without fsync.
+      const embedded = await startEmbeddedPostgres({
+        dataDir: join(dir, 'pg'),
+        port: 55_499,
+        durability: 'fast',
+      });
       stops.push(async () => {
         await embedded.stop();
         rmSync(dir, { recursive: true, force: true });
       });
-      url = 'postgres://postgres@127.0.0.1:55499/postgres?sslmode=disable';
+      url = embedded.url;
     }
     const runCfg = {
       ...cfg,
@@ -83,7 +89,7 @@ async function benchGateway(n: number, concurrency: number): Promise<GatewayBenc
       TEMPORAL_NAMESPACE: server.namespace,
       embeddedDatabase: false,
     };
-    const database = await openDatabase({ ...runCfg, DB_POOL_SIZE: cfg.DATABASE_URL ? 16 : 4 });
+    const database = await openDatabase({ ...runCfg, DB_POOL_SIZE: 16 });
     stops.push(database.close);
     await runMigrations(database.db);
     const org = `bench-${Date.now().toString(36)}`;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The test command (npm test, and .ci/run): installs what is missing, starts PostgreSQL,
-# then jest starts the Temporal dev server itself (test/support/global-setup.ts) and stops it.
+# The test command (npm test, and .ci/run): installs what is missing; jest's global setup
+# (test/support/global-setup.ts) starts the embedded PostgreSQL and the Temporal dev server and
+# stops them. TEST_DATABASE_URL selects another PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 bash scripts/bootstrap.sh --with-test-server
-export TEST_DATABASE_URL="$(bash scripts/ensure-postgres.sh)"
 export TEMPORAL_TEST_SERVER="${TEMPORAL_TEST_SERVER:-$PWD/.tools/bin/temporal-test-server}"
 export TEMPORAL_CLI="${TEMPORAL_CLI:-$(npx tsx -e "console.log(require('./scripts/lib/temporal-binaries').findBinary(require('./scripts/lib/temporal-binaries').TEMPORAL_CLI, {install:false}))")}"
 set +e

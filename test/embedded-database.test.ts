@@ -8,7 +8,7 @@ import { ORG, SAMPLES, seedOrgs } from './support/fixtures';
 import { startTestWorker, type TestWorker } from './support/worker';
 import { startEmbeddedDbProcess, type EmbeddedDbProcess } from './support/embedded-db-process';
 
-/** The newcomer's path: no DATABASE_URL, so PGlite is started and served over the wire protocol. */
+/** The newcomer's path: no DATABASE_URL, so the embedded PostgreSQL is initialised and served. */
 describe('embedded database end to end', () => {
   let database: Database;
   let worker: TestWorker;
@@ -28,10 +28,10 @@ describe('embedded database end to end', () => {
   afterAll(async () => {
     await worker?.stop();
     await database?.close();
-    server?.stop();
+    await server?.stop();
   });
 
-  it('ingests a sample and delivers a cited answer with PGlite as the database', async () => {
+  it('ingests a sample and delivers a cited answer with the embedded PostgreSQL as the database', async () => {
     await ingestFile(
       { db: database.db, client: worker.client, taskQueue: worker.taskQueue },
       { orgId: ORG, path: join(SAMPLES, 'northwind-2024-10k.txt') },

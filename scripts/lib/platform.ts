@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { loadConfig, type AppConfig } from '../../config/env';
 import { openDatabase, type Database } from '../../db/connection';
 import { runMigrations } from '../../db/migrate';
-import { startEmbeddedServer, type EmbeddedServer } from '../../db/embedded-server';
-import { portOpen, startDevServer } from './dev-server';
+import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import { startDevServer } from './dev-server';
 import { PROJECT_ROOT } from './temporal-binaries';
 
 export interface Platform {
@@ -20,7 +20,7 @@ export interface Platform {
 /**
  * Brings up what the platform needs on embedded defaults: the Temporal dev server from
  * temporal-dev.yaml (unless TEMPORAL_ADDRESS is set) and the database (DATABASE_URL, else
- * embedded PGlite served over the wire protocol), migrated. Reuses what is already running.
+ * the embedded PostgreSQL under .data/postgres), migrated. Reuses what is already running.
  */
 export async function bringUpPlatform(opts: { poolSize?: number } = {}): Promise<Platform> {
   const cfg = loadConfig();
@@ -39,17 +39,14 @@ export async function bringUpPlatform(opts: { poolSize?: number } = {}): Promise
   }
   let databaseUrl = cfg.DATABASE_URL;
   if (!databaseUrl) {
-    let embedded: EmbeddedServer | undefined;
-    if (!(await portOpen('127.0.0.1', cfg.EMBEDDED_DB_PORT))) {
-      embedded = await startEmbeddedServer({
-        dataDir: join(PROJECT_ROOT, cfg.EMBEDDED_DB_DIR),
-        port: cfg.EMBEDDED_DB_PORT,
-      });
-      stops.push(embedded.stop);
-    }
-    databaseUrl = `postgres://postgres@127.0.0.1:${cfg.EMBEDDED_DB_PORT}/postgres?sslmode=disable`;
+    const embedded = await startEmbeddedPostgres({
+      dataDir: join(PROJECT_ROOT, cfg.EMBEDDED_DB_DIR),
+      port: cfg.EMBEDDED_DB_PORT,
+    });
+    stops.push(embedded.stop);
+    databaseUrl = embedded.url;
     log.push(
-      `Embedded PostgreSQL (PGlite) ${embedded ? 'started' : 'reused'} at 127.0.0.1:${cfg.EMBEDDED_DB_PORT}, data in ${cfg.EMBEDDED_DB_DIR}`,
+      `Embedded PostgreSQL ${embedded.startedHere ? 'started' : 'reused'} at 127.0.0.1:${cfg.EMBEDDED_DB_PORT}, data in ${embedded.dataDir}`,
     );
   }
   const database = await openDatabase({

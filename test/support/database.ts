@@ -4,12 +4,12 @@ import { parseConfig } from '../../config/env';
 import { openDatabase, type Database } from '../../db/connection';
 import { runMigrations } from '../../db/migrate';
 
-/** The PostgreSQL server the test command started (scripts/test.sh sets it). */
+/** The PostgreSQL server of this test run (global-setup starts the embedded one). */
 export function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url)
     throw new Error(
-      'TEST_DATABASE_URL is not set: run the tests with `npm test`, which starts PostgreSQL',
+      'TEST_DATABASE_URL is not set: run the tests with `npm test` (jest global setup starts PostgreSQL), not with CS_UNIT_ONLY=1',
     );
   return url;
 }

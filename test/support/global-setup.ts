@@ -1,11 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { startDevServer } from '../../scripts/lib/dev-server';
 import { PROJECT_ROOT } from '../../scripts/lib/temporal-binaries';
 
 /**
- * Once per test run: a real Temporal dev server (in-memory, test ports, our search
+ * Once per test run: the embedded PostgreSQL (the engine npm start uses; TEST_DATABASE_URL
+ * selects another server), a real Temporal dev server (in-memory, test ports, our search
  * attributes) and one workflow bundle that every workflow test reuses.
  */
 export default async function globalSetup(): Promise<void> {
@@ -13,6 +15,16 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.CS_UNIT_ONLY === '1') return;
   const dir = join(PROJECT_ROOT, '.data', 'test');
   mkdirSync(dir, { recursive: true });
+  if (!process.env.TEST_DATABASE_URL) {
+    // Each test file creates and drops its own database in this cluster (support/database.ts).
+    const postgres = await startEmbeddedPostgres({
+      dataDir: join(dir, 'postgres'),
+      port: Number(process.env.CS_TEST_PG_PORT ?? 15432),
+      durability: 'fast',
+    });
+    (globalThis as Record<string, unknown>).__CS_POSTGRES__ = postgres;
+    process.env.TEST_DATABASE_URL = postgres.url;
+  }
   const port = Number(process.env.CS_TEST_TEMPORAL_PORT ?? 17233);
   const server = await startDevServer(
     {
