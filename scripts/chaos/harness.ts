@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { parseConfig, type AppConfig } from '../../config/env';
+import { openDatabase, type Database } from '../../db/connection';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../db/embedded-postgres';
+import { runMigrations } from '../../db/migrate';
+import { portOpen, startDevServer, type RunningDevServer } from '../lib/dev-server';
+import { PROJECT_ROOT } from '../lib/temporal-binaries';
+
+/**
+ * What a fault scenario runs against: its own dev server, its own embedded PostgreSQL (full
+ * durability: faults must not be hidden by a relaxed fsync), and a worker in a separate
+ * process that the scenario may SIGKILL and restart at will. Loopback only.
+ */
+export interface ChaosPlatform {
+  cfg: AppConfig;
+  database: Database;
+  client: Client;
+  taskQueue: string;
+  postgres: EmbeddedPostgres;
+  devServer: RunningDevServer;
+  worker: WorkerProcess;
+  stop(): Promise<void>;
+}
+
+export interface WorkerProcess {
+  /** SIGKILL the worker (no drain, no goodbye) and start a new one at once. */
+  killAndRestart(): Promise<void>;
+  kills: number;
+  stop(): Promise<void>;
+}
+
+const TEMPORAL_PORT = 17_950;
+const PG_PORT = 55_950;
+
+function startWorkerProcess(env: Record<string, string>, log: (s: string) => void): WorkerProcess {
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  const launch = () => {
+    const c = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'worker.ts')], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    c.stderr?.on('data', (b: Buffer) => {
+      const text = b.toString().trim();
+      if (text) log(text.split('\n')[0] ?? text);
+    });
+    c.once('exit', (code, signal) => {
+      if (!stopping && signal !== 'SIGKILL') log(`worker exited unexpectedly (${code ?? signal})`);
+    });
+    child = c;
+  };
+  launch();
+  const exited = (c: ChildProcess) =>
+    c.exitCode !== null || c.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((res) => c.once('exit', () => res()));
+  const proc: WorkerProcess = {
+    kills: 0,
+    async killAndRestart() {
+      const c = child;
+      if (!c) return;
+      c.kill('SIGKILL');
+      await exited(c);
+      proc.kills++;
+      launch();
+    },
+    async stop() {
+      stopping = true;
+      const c = child;
+      if (!c) return;
+      c.kill('SIGTERM');
+      const timer = setTimeout(() => c.kill('SIGKILL'), 25_000);
+      await exited(c);
+      clearTimeout(timer);
+    },
+  };
+  return proc;
+}
+
+export async function bringUpChaosPlatform(log: (s: string) => void): Promise<ChaosPlatform> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const s of stops.reverse()) await s().catch((e: unknown) => log(`stop failed: ${e}`));
+  };
+  try {
+    if (await portOpen('127.0.0.1', TEMPORAL_PORT))
+      throw new Error(`port ${TEMPORAL_PORT} is busy: is another chaos run going?`);
+    const devServer = await startDevServer(
+      {
+        port: TEMPORAL_PORT,
+        uiPort: TEMPORAL_PORT + 1000,
+        dbFilename: undefined,
+        namespace: 'countersign-chaos',
+        headless: true,
+        logLevel: 'error',
+      },
+      join(PROJECT_ROOT, '.data', 'chaos-temporal.log'),
+    );
+    stops.push(devServer.stop);
+    const dir = mkdtempSync(join(tmpdir(), 'cs-chaos-'));
+    chmodSync(dir, 0o755);
+    stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: PG_PORT });
+    stops.push(postgres.stop);
+    const taskQueue = 'chaos';
+    const env = {
+      DATABASE_URL: postgres.url,
+      TEMPORAL_ADDRESS: devServer.address,
+      TEMPORAL_NAMESPACE: devServer.namespace,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      LOG_LEVEL: 'ERROR',
+    };
+    const cfg = parseConfig({ ...env, DB_POOL_SIZE: '16' });
+    const database = await openDatabase(cfg);
+    stops.push(database.close);
+    await runMigrations(database.db);
+    const connection = await Connection.connect({ address: devServer.address });
+    stops.push(() => connection.close());
+    const client = new Client({ connection, namespace: devServer.namespace });
+    const worker = startWorkerProcess(env, (s) => log(`[worker] ${s}`));
+    stops.push(worker.stop);
+    return { cfg, database, client, taskQueue, postgres, devServer, worker, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+/** Bounded concurrency over a list. */
+export async function inPool<T>(
+  items: T[],
+  size: number,
+  fn: (t: T) => Promise<void>,
+): Promise<void> {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (i < items.length) await fn(items[i++] as T);
+    }),
+  );
+}
