@@ -32,8 +32,11 @@ export async function openDatabase(cfg: AppConfig): Promise<Database> {
     connectionString: url,
     max: cfg.DB_POOL_SIZE ?? 10,
   });
-  // An idle client losing its server must not crash the process; the next query reconnects.
+  // A client losing its server (a database restart, a dropped connection) must not crash the
+  // process: idle clients report on the pool, checked-out ones on themselves; the query in
+  // flight fails (its activity retries) and the pool replaces the broken client.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return {
     db,

@@ -4,88 +4,130 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { bringUpChaosPlatform } from './chaos/harness';
-import { gatewayWorkerKill } from './chaos/gateway-worker-kill';
+import { gatewayWorkerKill, type GatewayWorkerKillResult } from './chaos/gateway-worker-kill';
+import { restartUnderLoad, type RestartUnderLoadResult } from './chaos/restart-under-load';
 
 /**
- * `npm run chaos -- [--short] [--writes N] [--kills K] [--json FILE]`: fault scenarios against
+ * `npm run chaos -- [--short] [--scenario NAME|all] [--writes N] [--kills K] [--seconds S]
+ * [--down S] [--json FILE]`: fault scenarios against
  * a platform of its own (dev server, embedded PostgreSQL, a worker process), bounded in time,
  * loopback only. Prints a table and writes the figures; exits non-zero when an invariant broke.
  */
+const SCENARIOS = ['gateway-worker-kill', 'temporal-restart', 'postgres-restart'] as const;
+
 const ArgsSchema = z.object({
   short: z.boolean().default(false),
+  scenario: z.enum([...SCENARIOS, 'all']).default('all'),
   writes: z.coerce.number().int().min(1).max(5000).optional(),
   kills: z.coerce.number().int().min(0).max(200).optional(),
+  seconds: z.coerce.number().int().min(20).max(900).optional(),
+  down: z.coerce.number().int().min(0).max(1800).optional(),
   concurrency: z.coerce.number().int().min(1).max(100).default(10),
   json: z.string().optional(),
 });
+
+type Scenario = (GatewayWorkerKillResult | RestartUnderLoadResult) & {
+  workerCrashes: { at: string; exit: string; lastLine: string }[];
+};
+
+function printScenario(r: Scenario): void {
+  console.log(r.scenario);
+  for (const [k, v] of Object.entries(r)) {
+    if (k === 'scenario') continue;
+    const shown = Array.isArray(v)
+      ? `${v.length}${v.length ? ` e.g. ${JSON.stringify(v[0])}` : ''}`
+      : String(v);
+    console.log(`  ${k.padEnd(22)} ${shown}`);
+  }
+}
+
+function broken(r: Scenario): string[] {
+  const why: string[] = [];
+  if (r.applied !== r.writes) why.push(`${r.writes - r.applied} of ${r.writes} writes not applied`);
+  if (r.stuckRuns > 0) why.push(`${r.stuckRuns} stuck`);
+  if (r.doublePostings > 0) why.push(`${r.doublePostings} double postings`);
+  if (r.unbalancedOrgs > 0) why.push(`${r.unbalancedOrgs} unbalanced org/currency pairs`);
+  if (r.auditGaps > 0) why.push(`${r.auditGaps} applied writes without their audit row`);
+  if (r.duplicateAuditRows > 0) why.push(`${r.duplicateAuditRows} duplicated audit rows`);
+  if ('entries' in r && r.entries !== r.writes)
+    why.push(`${r.entries} entries for ${r.writes} writes`);
+  return why;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
       short: { type: 'boolean' },
+      scenario: { type: 'string' },
       writes: { type: 'string' },
       kills: { type: 'string' },
+      seconds: { type: 'string' },
+      down: { type: 'string' },
       concurrency: { type: 'string' },
       json: { type: 'string' },
     },
     strict: true,
   });
   const args = ArgsSchema.parse(values);
-  const writes = args.writes ?? (args.short ? 40 : 300);
-  const kills = args.kills ?? (args.short ? 3 : 10);
+  const run = (s: (typeof SCENARIOS)[number]) => args.scenario === 'all' || args.scenario === s;
   const log = (s: string) => console.error(s);
   const platform = await bringUpChaosPlatform(log);
+  // Ctrl-C or a kill stops what we started: no dev server, database or worker left behind.
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.once(sig, () => void platform.stop().finally(() => process.exit(130)));
+  const results: Scenario[] = [];
+  const crashesBefore = () => platform.worker.crashes.length;
   try {
-    log(`gateway-worker-kill: ${writes} writes, ${kills} worker kills…`);
-    const gateway = await gatewayWorkerKill(
-      platform,
-      { writes, kills, concurrency: args.concurrency, deadlineMs: 180_000 },
-      log,
-    );
-    const report = {
-      cores: cpus().length,
-      runs: gateway.writes,
-      workerKills: gateway.workerKills,
-      doublePostings: gateway.doublePostings,
-      // No event intake is exercised yet: the events domain adds its own scenario.
-      lostEvents: null,
-      unbalancedOrgs: gateway.unbalancedOrgs,
-      stuckRuns: gateway.stuckRuns,
-      scenarios: { 'gateway-worker-kill': gateway },
-    };
-    const rows: [string, string | number][] = [
-      ['writes', gateway.writes],
-      ['worker kills', gateway.workerKills],
-      ['applied', gateway.applied],
-      ['journal entries', gateway.entries],
-      ['not applied', gateway.notApplied.length],
-      ['stuck', gateway.stuckRuns],
-      ['double postings', gateway.doublePostings],
-      ['unbalanced org/currency', gateway.unbalancedOrgs],
-      ['audit gaps', gateway.auditGaps],
-      ['duplicate audit rows', gateway.duplicateAuditRows],
-      ['wall seconds', gateway.wallSeconds],
-    ];
-    console.log('gateway-worker-kill');
-    for (const [k, v] of rows) console.log(`  ${k.padEnd(26)} ${v}`);
-    if (args.json) {
-      mkdirSync(dirname(args.json), { recursive: true });
-      writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (run('gateway-worker-kill')) {
+      const writes = args.writes ?? (args.short ? 40 : 300);
+      const kills = args.kills ?? (args.short ? 3 : 10);
+      log(`gateway-worker-kill: ${writes} writes, ${kills} worker kills…`);
+      const c0 = crashesBefore();
+      const r = await gatewayWorkerKill(
+        platform,
+        { writes, kills, concurrency: args.concurrency, deadlineMs: 240_000 },
+        log,
+      );
+      results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
     }
-    const broken =
-      gateway.applied !== gateway.writes ||
-      gateway.entries !== gateway.writes ||
-      gateway.doublePostings > 0 ||
-      gateway.unbalancedOrgs > 0 ||
-      gateway.auditGaps > 0 ||
-      gateway.duplicateAuditRows > 0;
-    if (broken) {
-      console.error('INVARIANT BROKEN: see the figures above');
-      process.exitCode = 1;
+    for (const target of ['temporal', 'postgres'] as const) {
+      if (!run(`${target}-restart`)) continue;
+      const seconds = args.seconds ?? (args.short ? 30 : 120);
+      const downMs = (args.down ?? (args.short ? 3 : 10)) * 1000;
+      log(`${target}-restart: ${seconds} s of writes, ${downMs / 1000} s down…`);
+      const c0 = crashesBefore();
+      const r = await restartUnderLoad(
+        platform,
+        target,
+        { seconds, downMs, concurrency: args.concurrency, deadlineMs: 240_000 },
+        log,
+      );
+      results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
     }
   } finally {
     await platform.stop();
+  }
+  for (const r of results) printScenario(r);
+  const report = {
+    cores: cpus().length,
+    runs: results.reduce((a, r) => a + r.writes, 0),
+    workerKills: results.reduce((a, r) => a + ('workerKills' in r ? r.workerKills : 0), 0),
+    doublePostings: Math.max(0, ...results.map((r) => r.doublePostings)),
+    // No event intake is exercised yet: the events domain adds its own scenarios.
+    lostEvents: null,
+    unbalancedOrgs: Math.max(0, ...results.map((r) => r.unbalancedOrgs)),
+    stuckRuns: results.reduce((a, r) => a + r.stuckRuns, 0),
+    scenarios: Object.fromEntries(results.map((r) => [r.scenario, r])),
+  };
+  if (args.json) {
+    mkdirSync(dirname(args.json), { recursive: true });
+    writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  const failures = results.flatMap((r) => broken(r).map((w) => `${r.scenario}: ${w}`));
+  if (failures.length) {
+    console.error(`INVARIANT BROKEN:\n  ${failures.join('\n  ')}`);
+    process.exitCode = 1;
   }
 }
 

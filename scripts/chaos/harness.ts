@@ -23,6 +23,10 @@ export interface ChaosPlatform {
   postgres: EmbeddedPostgres;
   devServer: RunningDevServer;
   worker: WorkerProcess;
+  /** Stop the dev server and start it again on the same SQLite file (history survives). */
+  restartTemporal(downMs: number): Promise<void>;
+  /** Fast-shutdown PostgreSQL and start it again on the same data folder. */
+  restartPostgres(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,6 +34,8 @@ export interface WorkerProcess {
   /** SIGKILL the worker (no drain, no goodbye) and start a new one at once. */
   killAndRestart(): Promise<void>;
   kills: number;
+  /** Exits nobody asked for (a crash): each is restarted after 1 s, as a supervisor would. */
+  crashes: { at: string; exit: string; lastLine: string }[];
   stop(): Promise<void>;
 }
 
@@ -39,6 +45,8 @@ const PG_PORT = 55_950;
 function startWorkerProcess(env: Record<string, string>, log: (s: string) => void): WorkerProcess {
   let child: ChildProcess | undefined;
   let stopping = false;
+  let lastLine = '';
+  const crashes: WorkerProcess['crashes'] = [];
   const launch = () => {
     const c = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'worker.ts')], {
       cwd: PROJECT_ROOT,
@@ -47,10 +55,17 @@ function startWorkerProcess(env: Record<string, string>, log: (s: string) => voi
     });
     c.stderr?.on('data', (b: Buffer) => {
       const text = b.toString().trim();
-      if (text) log(text.split('\n')[0] ?? text);
+      if (!text) return;
+      lastLine = text.split('\n').slice(-1)[0] ?? text;
+      log(text.split('\n')[0] ?? text);
     });
     c.once('exit', (code, signal) => {
-      if (!stopping && signal !== 'SIGKILL') log(`worker exited unexpectedly (${code ?? signal})`);
+      if (stopping || signal === 'SIGKILL') return;
+      crashes.push({ at: new Date().toISOString(), exit: String(code ?? signal), lastLine });
+      log(`worker crashed (${code ?? signal}); restarting in 1 s`);
+      setTimeout(() => {
+        if (!stopping) launch();
+      }, 1000);
     });
     child = c;
   };
@@ -61,6 +76,7 @@ function startWorkerProcess(env: Record<string, string>, log: (s: string) => voi
       : new Promise<void>((res) => c.once('exit', () => res()));
   const proc: WorkerProcess = {
     kills: 0,
+    crashes,
     async killAndRestart() {
       const c = child;
       if (!c) return;
@@ -90,23 +106,27 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
   try {
     if (await portOpen('127.0.0.1', TEMPORAL_PORT))
       throw new Error(`port ${TEMPORAL_PORT} is busy: is another chaos run going?`);
-    const devServer = await startDevServer(
-      {
-        port: TEMPORAL_PORT,
-        uiPort: TEMPORAL_PORT + 1000,
-        dbFilename: undefined,
-        namespace: 'countersign-chaos',
-        headless: true,
-        logLevel: 'error',
-      },
-      join(PROJECT_ROOT, '.data', 'chaos-temporal.log'),
-    );
-    stops.push(devServer.stop);
     const dir = mkdtempSync(join(tmpdir(), 'cs-chaos-'));
     chmodSync(dir, 0o755);
     stops.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: PG_PORT });
-    stops.push(postgres.stop);
+    // Persistent (SQLite) so that a restarted dev server still knows every run.
+    const startTemporal = () =>
+      startDevServer(
+        {
+          port: TEMPORAL_PORT,
+          uiPort: TEMPORAL_PORT + 1000,
+          dbFilename: join(dir, 'temporal.sqlite'),
+          namespace: 'countersign-chaos',
+          headless: true,
+          logLevel: 'error',
+        },
+        join(PROJECT_ROOT, '.data', 'chaos-temporal.log'),
+      );
+    let devServer = await startTemporal();
+    stops.push(() => devServer.stop());
+    const startPostgres = () => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: PG_PORT });
+    let postgres = await startPostgres();
+    stops.push(() => postgres.stop());
     const taskQueue = 'chaos';
     const env = {
       DATABASE_URL: postgres.url,
@@ -124,7 +144,26 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
     const client = new Client({ connection, namespace: devServer.namespace });
     const worker = startWorkerProcess(env, (s) => log(`[worker] ${s}`));
     stops.push(worker.stop);
-    return { cfg, database, client, taskQueue, postgres, devServer, worker, stop: stopAll };
+    return {
+      cfg,
+      database,
+      client,
+      taskQueue,
+      postgres,
+      devServer,
+      worker,
+      async restartTemporal(downMs) {
+        await devServer.stop();
+        await new Promise((r) => setTimeout(r, downMs));
+        devServer = await startTemporal();
+      },
+      async restartPostgres(downMs) {
+        await postgres.stop();
+        await new Promise((r) => setTimeout(r, downMs));
+        postgres = await startPostgres();
+      },
+      stop: stopAll,
+    };
   } catch (err) {
     await stopAll();
     throw err;
