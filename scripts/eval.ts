@@ -9,12 +9,14 @@ import { bringUpPlatform } from './lib/platform';
 import { runFinanceBench, type EvalMetrics } from './eval/financebench';
 
 /**
- * `npm run eval -- financebench --dataset DIR --json FILE [--limit N]`: runs the dataset
+ * `npm run eval -- financebench --dataset DIR [--documents-dir DIR] --json FILE [--limit N]`: runs
+ * the dataset (its filings from `DIR/pdfs`, or from --documents-dir)
  * through the real workflow on the platform's embedded defaults (or DATABASE_URL /
  * TEMPORAL_ADDRESS), prints the metrics and writes them with one item per question.
  */
 const Args = z.object({
   dataset: z.string().min(1),
+  documentsDir: z.string().min(1).optional(),
   json: z.string().min(1).optional(),
   limit: z.coerce.number().int().positive().optional(),
   org: z
@@ -31,18 +33,21 @@ function row(name: string, m: EvalMetrics): string {
 async function main(argv: string[]): Promise<void> {
   const [suite, ...rest] = argv;
   if (suite !== 'financebench')
-    throw new Error('usage: npm run eval -- financebench --dataset DIR [--json FILE] [--limit N]');
+    throw new Error(
+      'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N]',
+    );
   const { values } = parseArgs({
     args: rest,
     options: {
       dataset: { type: 'string' },
+      'documents-dir': { type: 'string' },
       json: { type: 'string' },
       limit: { type: 'string' },
       org: { type: 'string' },
     },
     strict: true,
   });
-  const args = Args.parse(values);
+  const args = Args.parse({ ...values, documentsDir: values['documents-dir'] });
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const platform = await bringUpPlatform({ poolSize: 6 });
   const client = await connectClient(platform.cfg);
@@ -58,6 +63,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     const report = await runFinanceBench({
       datasetDir: resolve(args.dataset),
+      documentsDir: args.documentsDir === undefined ? undefined : resolve(args.documentsDir),
       db: platform.database.db,
       client,
       taskQueue,

@@ -76,12 +76,24 @@ export function readQuestions(datasetDir: string): FinanceBenchQuestion[] {
     });
 }
 
-function documentFile(datasetDir: string, doc: string): string {
-  for (const ext of ['.pdf', '.html', '.htm', '.txt']) {
-    const p = join(datasetDir, 'pdfs', `${doc}${ext}`);
+const DOCUMENT_EXTENSIONS = ['.pdf', '.html', '.htm', '.txt'];
+
+/**
+ * The file of one filing in the documents folder (`<dataset>/pdfs` unless the dataset reads
+ * its filings from elsewhere); the error names the folder and the file that is missing.
+ */
+export function documentFile(documentsDir: string, doc: string): string {
+  if (!existsSync(documentsDir))
+    throw new Error(
+      `Documents folder ${documentsDir} does not exist: cannot read ${doc}.pdf (pass --documents-dir DIR)`,
+    );
+  for (const ext of DOCUMENT_EXTENSIONS) {
+    const p = join(documentsDir, `${doc}${ext}`);
     if (existsSync(p)) return p;
   }
-  throw new Error(`No file for document ${doc} under ${join(datasetDir, 'pdfs')}`);
+  throw new Error(
+    `No file for document ${doc} in ${documentsDir} (looked for ${DOCUMENT_EXTENSIONS.map((e) => doc + e).join(', ')})`,
+  );
 }
 
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
@@ -122,6 +134,8 @@ export function computeMetrics(items: EvalItem[]): EvalMetrics {
  */
 export async function runFinanceBench(opts: {
   datasetDir: string;
+  /** Where the filings are; `<datasetDir>/pdfs` when unset. */
+  documentsDir?: string;
   db: Db;
   client: Client;
   taskQueue: string;
@@ -132,13 +146,16 @@ export async function runFinanceBench(opts: {
   const questions = readQuestions(opts.datasetDir).slice(0, opts.limit ?? Infinity);
   await ensureOrganization(opts.db, { id: opts.orgId, name: `FinanceBench eval ${opts.orgId}` });
   const docs = [...new Set(questions.map((q) => q.doc_name))];
+  // Every filing is found before anything is ingested: a missing one fails the run at once.
+  const documentsDir = opts.documentsDir ?? join(opts.datasetDir, 'pdfs');
+  const files = new Map(docs.map((doc) => [doc, documentFile(documentsDir, doc)]));
   let pages = 0;
   let seconds = 0;
   for (const [i, doc] of docs.entries()) {
     opts.onProgress?.(i, docs.length, `ingest ${doc}`);
     const r = await ingestFile(
       { db: opts.db, client: opts.client, taskQueue: opts.taskQueue },
-      { orgId: opts.orgId, path: documentFile(opts.datasetDir, doc), id: doc },
+      { orgId: opts.orgId, path: files.get(doc) as string, id: doc },
     );
     if (r.ingestion.pagesIngested > 0) {
       pages += r.ingestion.pagesIngested;
