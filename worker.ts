@@ -43,6 +43,16 @@ export async function createWorker(opts: {
 }
 
 async function main(): Promise<void> {
+  // Started by `npm start` with an IPC channel: if that parent dies — at any moment, start-up
+  // included — drain and exit too, rather than live on polling with code that may be stale.
+  let parentGone = false;
+  let onParentGone = (): void => process.exit(0); // nothing to drain before the worker runs
+  if (process.connected) {
+    process.once('disconnect', () => {
+      parentGone = true;
+      onParentGone();
+    });
+  }
   const cfg = loadConfig();
   Runtime.install({ logger: new DefaultLogger(cfg.LOG_LEVEL as LogLevel) });
   const database = await openDatabase(cfg);
@@ -57,11 +67,12 @@ async function main(): Promise<void> {
     namespace: cfg.TEMPORAL_NAMESPACE,
     database: cfg.embeddedDatabase ? 'embedded' : 'DATABASE_URL',
   });
-  // Started by `npm start` with an IPC channel: if that parent dies, drain and exit too,
-  // rather than live on polling with code that may be stale by the next start.
-  process.once('disconnect', () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-  });
+  onParentGone = () => {
+    const state = worker.getState();
+    if (state === 'RUNNING') worker.shutdown();
+    else if (state === 'INITIALIZED') process.exit(0); // not polling yet: nothing to drain
+  };
+  if (parentGone) onParentGone();
   try {
     // Resolves after SIGINT/SIGTERM once in-flight tasks have drained.
     await worker.run();

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -17,6 +17,7 @@ import { createConnection } from 'node:net';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
+import { guardedSpawn } from '../scripts/lib/guarded-spawn';
 
 /**
  * The embedded default database: a real PostgreSQL (the official binaries that the
@@ -363,7 +364,8 @@ export async function startEmbeddedPostgres(
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
       : []),
   ];
-  const child: ChildProcess = spawn(bins.postgres, flags, {
+  // Through a guardian: if this process dies, even by SIGKILL, PostgreSQL is shut down too.
+  const child: ChildProcess = guardedSpawn(bins.postgres, flags, {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
     env: POSTGRES_ENV,

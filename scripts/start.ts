@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../config/env';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
@@ -10,6 +10,8 @@ import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { trialBalance } from '../db/repositories/ledger';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
 import { bringUpPlatform } from './lib/platform';
+import { portOpen } from './lib/dev-server';
+import { spawnWorkerProcess } from './lib/worker-process';
 import { createApiServer } from '../api/server';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
 
@@ -41,9 +43,19 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
+  // 0. Before starting anything: is our own port free? A second `npm start` stops here,
+  // naming what is in the way, instead of reusing the first one's servers and dying later.
+  if (await portOpen('127.0.0.1', cfg.API_PORT)) {
+    console.error(
+      `Port ${cfg.API_PORT} (the HTTP API) is already in use — probably another \`npm start\`. ` +
+        `Stop it (Ctrl-C in its terminal) or set API_PORT to a free port. Nothing was started.`,
+    );
+    process.exit(1);
+  }
+
   // 1–2. Temporal dev server and the database (embedded unless DATABASE_URL is set), migrated.
-  const platform = await bringUpPlatform({ poolSize: 2 });
-  stops.push(platform.stop);
+  // Each service registers its stop as soon as it is up, so Ctrl-C during start-up stops it.
+  const platform = await bringUpPlatform({ poolSize: 2, stops });
   platform.log.forEach((l) => console.log(l));
   const { database, databaseUrl } = platform;
   const uiUrl = platform.uiUrl ?? '(your cluster’s Web UI)';
@@ -58,25 +70,16 @@ async function main(): Promise<void> {
   });
 
   // 3. The worker, as its own process, like in production.
-  const worker = spawn(
-    process.execPath,
-    // Node with tsx's loader (no CLI wrapper in between), so signals and the IPC channel
-    // reach the worker itself.
-    ['--import', 'tsx', join(PROJECT_ROOT, 'worker.ts')],
-    {
-      // The IPC channel lets the worker notice when this process dies without a goodbye.
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      cwd: PROJECT_ROOT,
-      // The workload's tables are this command's output: the worker logs warnings and up.
-      env: {
-        LOG_LEVEL: 'WARN',
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        TEMPORAL_ADDRESS: cfg.TEMPORAL_ADDRESS,
-        TEMPORAL_NAMESPACE: cfg.TEMPORAL_NAMESPACE,
-      },
+  const worker = spawnWorkerProcess({
+    // The workload's tables are this command's output: the worker logs warnings and up.
+    env: {
+      LOG_LEVEL: 'WARN',
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: cfg.TEMPORAL_ADDRESS,
+      TEMPORAL_NAMESPACE: cfg.TEMPORAL_NAMESPACE,
     },
-  );
+  });
   children.push(worker);
   worker.once('exit', (code) => {
     if (code !== 0 && code !== null) console.error(`worker exited with code ${code}`);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../db/embedded-
 import { runMigrations } from '../../db/migrate';
 import { portOpen, startDevServer, type RunningDevServer } from '../lib/dev-server';
 import { PROJECT_ROOT } from '../lib/temporal-binaries';
+import { spawnWorkerProcess } from '../lib/worker-process';
 
 /**
  * What a fault scenario runs against: its own dev server, its own embedded PostgreSQL (full
@@ -48,10 +49,10 @@ function startWorkerProcess(env: Record<string, string>, log: (s: string) => voi
   let lastLine = '';
   const crashes: WorkerProcess['crashes'] = [];
   const launch = () => {
-    const c = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'worker.ts')], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const c = spawnWorkerProcess({
       env: { ...process.env, ...env },
+      stdout: 'ignore',
+      stderr: 'pipe',
     });
     c.stderr?.on('data', (b: Buffer) => {
       const text = b.toString().trim();

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { mkdirSync, openSync } from 'node:fs';
@@ -10,6 +10,7 @@ import {
   type TemporalDevConfig,
 } from '../../config/temporal-dev';
 import { BinaryNotFoundError, findBinary, PROJECT_ROOT, TEMPORAL_CLI } from './temporal-binaries';
+import { guardedSpawn } from './guarded-spawn';
 
 export function portOpen(host: string, port: number): Promise<boolean> {
   return new Promise((res) => {
@@ -76,9 +77,9 @@ export async function startDevServer(
   if (cfg.dbFilename)
     mkdirSync(dirname(resolve(PROJECT_ROOT, cfg.dbFilename)), { recursive: true });
   const out = logFile ? openSync(logFile, 'a') : 'ignore';
-  const child = spawn(bin, devServerArgs(cfg, PROJECT_ROOT), {
+  // Through a guardian: if this process dies, even by SIGKILL, the dev server stops too.
+  const child = guardedSpawn(bin, devServerArgs(cfg, PROJECT_ROOT), {
     stdio: ['ignore', out, out],
-    detached: false,
   });
   await waitForPort(cfg.ip, cfg.port, 60_000, child);
   // The frontend accepts connections slightly before the namespace is registered.

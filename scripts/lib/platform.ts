@@ -22,11 +22,17 @@ export interface Platform {
  * temporal-dev.yaml (unless TEMPORAL_ADDRESS is set) and the database (DATABASE_URL, else
  * the embedded PostgreSQL under .data/postgres), migrated. Reuses what is already running.
  */
-export async function bringUpPlatform(opts: { poolSize?: number } = {}): Promise<Platform> {
+export async function bringUpPlatform(
+  opts: {
+    poolSize?: number;
+    /** The caller's stop list: each service is added as soon as it is up (Ctrl-C mid start-up). */
+    stops?: (() => Promise<void>)[];
+  } = {},
+): Promise<Platform> {
   const cfg = loadConfig();
   const dataDir = join(PROJECT_ROOT, '.data');
   mkdirSync(dataDir, { recursive: true });
-  const stops: (() => Promise<void>)[] = [];
+  const stops: (() => Promise<void>)[] = opts.stops ?? [];
   const log: string[] = [];
   let uiUrl: string | null = null;
   if (process.env.TEMPORAL_ADDRESS === undefined) {
@@ -64,7 +70,7 @@ export async function bringUpPlatform(opts: { poolSize?: number } = {}): Promise
     uiUrl,
     log,
     async stop() {
-      for (const stop of stops.reverse()) await stop().catch(() => undefined);
+      for (const stop of [...stops].reverse()) await stop().catch(() => undefined);
     },
   };
 }
