@@ -183,7 +183,11 @@ export async function runFinanceBench(opts: {
         ? answer.claims
             .filter((c) => !c.derived)
             .every((c) =>
-              c.citations.some((ct) => textContainsNumber(ct.quote, c.printed ?? c.value)),
+              c.citations.some((ct) =>
+                textContainsNumber(ct.quote, c.printed ?? c.value, {
+                  negative: c.value.startsWith('-'),
+                }),
+              ),
             )
         : null;
       item = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CitationSchema, DecimalStringSchema, NumericClaimSchema } from './evidence';
+import { FormEvidenceSchema } from './answer-form';
 import { DisclosureTopicSchema, QueryTypeSchema, ThresholdSchema } from './request';
 import { ErrorType, permanentFailure } from '../errors';
 
@@ -50,6 +51,8 @@ export const TOOL_SCHEMAS = {
       unit: z.string().nullable(),
       value: DecimalStringSchema.nullable(),
       method: z.enum(['code', 'llm', 'none']),
+      /** Both readings of the asked form and the delivered form (null in runs recorded before it existed). */
+      form: FormEvidenceSchema.nullable().default(null),
     }),
   },
   compare_frameworks: {
