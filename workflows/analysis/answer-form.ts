@@ -196,6 +196,15 @@ export function splitTopLevel(
     .trim();
   const unwrapped =
     /^\((.*)\)$/.test(expr) && balanced(expr.slice(1, -1)) ? expr.slice(1, -1) : expr;
+  // In words, "A minus B divided by C" means (A - B) / C: a spelled-out "divided by" splits
+  // the whole phrase before any symbol or other word does.
+  const spelled = topLevelIndex(unwrapped, / divided by /);
+  if (spelled)
+    return {
+      operator: '/',
+      left: unwrapped.slice(0, spelled.at).trim(),
+      right: unwrapped.slice(spelled.at + spelled.len).trim(),
+    };
   const tiers: readonly (readonly [Operator, RegExp])[][] = [
     [
       ['-', /^\s(?:-|–|minus|less)\s/],
@@ -227,6 +236,18 @@ export function splitTopLevel(
         left: unwrapped.slice(0, found.at).trim(),
         right: unwrapped.slice(found.at + found.len).trim(),
       };
+  }
+  return null;
+}
+
+function topLevelIndex(s: string, re: RegExp): { at: number; len: number } | null {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '(') depth++;
+    else if (s[i] === ')') depth--;
+    if (depth !== 0) continue;
+    const m = new RegExp(`^${re.source}`).exec(s.slice(i));
+    if (m) return { at: i, len: m[0].length };
   }
   return null;
 }

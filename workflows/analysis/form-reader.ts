@@ -138,12 +138,13 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
   const percentAsked =
     /%|\bpercent(?:s|age)?\b|\bper cent\b|\bgrowth rate\b|\brate of growth\b/.test(main) ||
     /\bin (?:units of )?percents?\b/.test(whole);
-  const difference = /\bdifference between\b/.exec(main);
-  if (difference) {
+  if (/\bdifference\b/.test(main)) {
     // "difference between FY2019 and FY2020" is a change of one figure over time; between two
-    // figures it is a difference of the two.
-    const tail = main.slice(difference.index + difference[0].length, difference.index + 60);
-    const overTime = /^\s*(?:the )?(?:fy|fiscal|q[1-4]|\d{4})/.test(tail);
+    // figures ("between revenue and cost of sales") it is a difference of the two.
+    const Y = String.raw`(?:the )?(?:fiscal (?:year )?|fy\s?)?(?:19|20)\d{2}`;
+    const overTime = new RegExp(String.raw`\b(?:between ${Y} and ${Y}|from ${Y} to ${Y})\b`).test(
+      main,
+    );
     if (!overTime) return 'difference';
     return percentAsked ? 'percent_change' : 'change';
   }
