@@ -57,10 +57,12 @@ function splitDefinition(text: string): { main: string; definitionText: string |
   const after = text.slice(m.index + m[0].length);
   const end = after.search(/\.\s|\.$|\?\s|\?$/);
   const body = (end >= 0 ? after.slice(0, end) : after).trim();
-  // "Define net working capital as ..." names the quantity before the cue: keep it in main.
+  // "Define net working capital as ..." names the quantity before the cue: keep it in main,
+  // and so is whatever follows the definition's sentence ("What was it in FY2021?").
   const named = /^define ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
+  const rest = end >= 0 ? after.slice(end + 1) : '';
   return {
-    main: `${text.slice(0, m.index)}${named ? ` ${named[1]}` : ''}`,
+    main: `${text.slice(0, m.index)}${named ? ` ${named[1]}` : ''} ${rest}`.trim(),
     definitionText: body || null,
   };
 }
