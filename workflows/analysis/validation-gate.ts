@@ -167,8 +167,14 @@ export function runValidationGate(input: {
   const answerOk = !input.answerRequired || input.answerPresent;
   if (!answerOk) reasons.push('answer: no structured answer was produced');
 
+  // The contract applies where the answer is the quantity the question asks for
+  // (extract_metric). A threshold check names its metric and threshold as typed constraints
+  // and answers with a verdict computed by code: its form is not read from the words.
   const formCheck =
-    input.form && input.answerRequired && input.answerPresent
+    input.form &&
+    input.answerRequired &&
+    input.answerPresent &&
+    input.request.queryType === 'extract_metric'
       ? checkAnswerForm(input.form.evidence)
       : null;
   if (formCheck && !formCheck.ok) reasons.push(...formCheck.reasons);
