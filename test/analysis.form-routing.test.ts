@@ -58,7 +58,21 @@ const activities = {
   async authorizeReviewer() {},
   async recordReviewDecision() {},
   async retrieve_context(): Promise<ToolOutput<'retrieve_context'>> {
-    return { chunks: [], citations: [], claims: [], confidence: 1, errorTag: null, summary: '' };
+    const chunk = {
+      docId: DOC,
+      page: 0,
+      charStart: 0,
+      charEnd: 10,
+      quote: PAGES[0]!.text.slice(0, 10),
+    };
+    return {
+      chunks: [{ ...chunk, chunkId: 1, rank: 1 }],
+      citations: [chunk],
+      claims: [],
+      confidence: 1,
+      errorTag: null,
+      summary: 'Found 1 relevant passage',
+    };
   },
   async generate_summary(
     input: ToolInput<'generate_summary'>,
@@ -160,6 +174,9 @@ describe('the analysis workflow routes by the answer-form contract', () => {
     expect(v.result?.outcome).toBe('delivered');
     expect(v.result?.answer?.text).toBe('$292 million');
     expect(v.validation?.checks.answerForm).toMatchObject({ ok: true, status: 'agree' });
+    // Extraction is handed the pages retrieval found and says where its citations fall.
+    const extract = v.steps.find((s) => s.tool === 'extract_metric');
+    expect(extract?.summary).toMatch(/; cited p\.0: 1 of 1 among the 1 retrieved pages$/);
   });
 
   it('sends a percent-change question answered as a currency change to review, with the exact reason, and stores no delivery', async () => {

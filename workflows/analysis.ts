@@ -456,6 +456,17 @@ async function executeStep(
           .filter((c) => c.metric !== null)
           .map((c) => ({ metric: c.metric as string, value: c.value, claimId: c.id }));
   }
+  if (tool === 'extract_metric') {
+    // What retrieval found for this document is handed to extraction, not just logged.
+    const docId = input.docId as string | undefined;
+    const pages: number[] = [];
+    for (const s of done) {
+      if (s.tool !== 'retrieve_context' || s.status !== 'ok') continue;
+      for (const c of (s.output as ToolOutput<'retrieve_context'>).chunks)
+        if (c.docId === docId && !pages.includes(c.page) && pages.length < 50) pages.push(c.page);
+    }
+    input.contextPages = pages;
+  }
   if (tool === 'generate_summary') {
     input.facts = done
       .filter((s) => step.factsFromSteps.includes(s.stepId))

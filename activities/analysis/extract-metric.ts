@@ -216,7 +216,7 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
         confidence: result.confidence,
         errorTag: null,
         form,
-        summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}${periodNote}`,
+        summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}${periodNote}${retrievalNote(input.contextPages, claims)}`,
       };
     }
 
@@ -225,6 +225,7 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
         docId: input.docId,
         question: input.question,
         pages: docPages,
+        preferPages: input.contextPages,
       });
       if (fromLlm) return { ...fromLlm, form: llmForm(fromLlm, asked, secondReading) };
     }
@@ -279,4 +280,14 @@ function llmForm(out: Output, asked: AnswerForm | null, secondReading: AnswerFor
     },
     deliveredFormula: null,
   };
+}
+
+/** Says whether the answer's cited pages are among those retrieve_context found. */
+export function retrievalNote(contextPages: readonly number[], claims: NumericClaim[]): string {
+  const cited = [...new Set(claims.flatMap((c) => c.citations.map((ct) => ct.page)))].sort(
+    (a, b) => a - b,
+  );
+  if (contextPages.length === 0) return '; retrieval found no pages for this document';
+  const found = cited.filter((p) => contextPages.includes(p));
+  return `; cited p.${cited.join(', p.')}: ${found.length} of ${cited.length} among the ${contextPages.length} retrieved pages`;
 }

@@ -116,7 +116,30 @@ export interface LlmUsage {
 
 const SCALE_ZEROS = { units: 0, thousands: 3, millions: 6, billions: 9 } as const;
 
-function pickPages(question: string, pages: { page: number; text: string }[], max: number) {
+/**
+ * Pages the model reads: those retrieve_context found first (best first), topped up by a
+ * keyword score when retrieval found fewer than `max`.
+ */
+function pickPages(
+  question: string,
+  pages: { page: number; text: string }[],
+  max: number,
+  prefer: readonly number[] = [],
+) {
+  const preferred = prefer
+    .map((n) => pages.find((p) => p.page === n))
+    .filter((p): p is { page: number; text: string } => p !== undefined)
+    .slice(0, max);
+  if (preferred.length >= max) return preferred;
+  const rest = scorePages(
+    question,
+    pages.filter((p) => !preferred.includes(p)),
+    max - preferred.length,
+  );
+  return [...preferred, ...rest];
+}
+
+function scorePages(question: string, pages: { page: number; text: string }[], max: number) {
   const terms = [...new Set(question.toLowerCase().match(/[a-z]{4,}/g) ?? [])];
   return pages
     .map((p) => {
@@ -164,8 +187,10 @@ export class LlmExtractor {
     docId: string;
     question: string;
     pages: { page: number; text: string }[];
+    /** Pages retrieve_context found, read first. */
+    preferPages?: readonly number[];
   }): Promise<ToolOutput<'extract_metric'> | null> {
-    const chosen = pickPages(req.question, req.pages, 3);
+    const chosen = pickPages(req.question, req.pages, 3, req.preferPages);
     const model = MODEL_TIERS[this.tier];
     const msg = await this.client.messages.create({
       model,

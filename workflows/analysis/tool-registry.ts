@@ -44,6 +44,11 @@ export const TOOL_SCHEMAS = {
       unit: z.string().optional(),
       /** Lets hybrid mode ask an LLM for what code could not do (only when a key is set). */
       allowLlm: z.boolean().default(true),
+      /**
+       * Pages (0-based) of this document that retrieve_context found, best first: the pages
+       * the hybrid reader reads first, and against which the answer's citations are reported.
+       */
+      contextPages: z.array(z.number().int().min(0)).max(50).default([]),
     }),
     output: ToolResultBase.extend({
       status: z.enum(['structured', 'qualitative', 'not_found']),
