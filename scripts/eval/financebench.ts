@@ -200,9 +200,7 @@ export async function runFinanceBench(opts: {
         quote: c.quote,
       }));
       const extractOut = view.steps.find((s) => s.tool === 'extract_metric')?.output as
-        | ToolOutput<'extract_metric'>
-        | null
-        | undefined;
+        ToolOutput<'extract_metric'> | null | undefined;
       const form = extractOut?.form ?? null;
       const check = view.validation?.checks.answerForm ?? null;
       const forms = {
