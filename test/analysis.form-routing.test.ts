@@ -15,6 +15,7 @@ import {
   CsOutcome,
   CsQueryType,
   CsState,
+  analysisWorkflowId,
   type AnalysisResult,
   type AnalysisStateView,
 } from '../workflows/analysis.contract';
@@ -177,6 +178,20 @@ describe('the analysis workflow routes by the answer-form contract', () => {
     // Extraction is handed the pages retrieval found and says where its citations fall.
     const extract = v.steps.find((s) => s.tool === 'extract_metric');
     expect(extract?.summary).toMatch(/; cited p\.0: 1 of 1 among the 1 retrieved pages$/);
+  });
+
+  it('replays a run with the answer-form patch marker deterministically', async () => {
+    await run('replay-1', 'What is the FY2019 net income (in USD millions)?');
+    const history = await testEnv.client.workflow
+      .getHandle(analysisWorkflowId(ORG, 'replay-1'))
+      .fetchHistory();
+    const markers = (history.events ?? []).filter(
+      (e) => e.markerRecordedEventAttributes?.markerName === 'core_patch',
+    );
+    expect(markers).toHaveLength(1);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: workflowBundle() }, history, 'replay-1'),
+    ).resolves.toBeUndefined();
   });
 
   it('sends a percent-change question answered as a currency change to review, with the exact reason, and stores no delivery', async () => {
