@@ -550,6 +550,26 @@ describe('both readers on questions this code was not written against', () => {
       { kind: 'percent', rounding: 1, operation: 'quotient' },
       'agree',
     ],
+    // The case: "in units of percents" once read as a currency change by the parser.
+    [
+      'What is the year-over-year change in revenue from FY2021 to FY2022 (in units of percents and round to one decimal place)?',
+      { kind: 'percent', operation: 'percent_change', rounding: 1, periods: ['FY2021', 'FY2022'] },
+      'agree',
+    ],
+    // A defined quotient with no percent asked is a ratio, whatever its name suggests.
+    [
+      'What is the FY2022 return on assets (ROA)? ROA is defined as: FY2022 net income / (average total assets between FY2021 and FY2022). Round your answer to two decimal places.',
+      { kind: 'ratio', operation: 'quotient', rounding: 2, periods: ['FY2022'] },
+      'agree',
+    ],
+    [
+      'What is the FY2022 cash conversion ratio? Cash conversion ratio is defined as: cash from operations / net income. Round your answer to two decimal places.',
+      {
+        kind: 'ratio',
+        definition: { operator: '/', left: 'cash from operations', right: 'net income' },
+      },
+      'unmapped',
+    ],
     ['What was Q3 FY2023 revenue in USD millions?', { ...M, periods: ['Q3 FY2023'] }, 'agree'],
   ])('%s', (question, expected, parser) => {
     const second = readAskedFormByCues(question);

@@ -248,8 +248,11 @@ export function readAskedFormByCues(question: string): AnswerForm {
   // "X defined as A divided by B" with no unit cue: a quotient of two amounts is a ratio.
   if (kind === 'currency_amount' && definition?.operator === '/' && !/%|percent/.test(whole))
     kind = 'ratio';
-  if (kind === null && definition?.operator === '/')
-    kind = /%|percent/.test(whole) ? 'percent' : 'ratio';
+  // A quotient the question defines is a percent only when the question says percent; a
+  // name such as "return on assets" or "margin" does not outweigh the definition.
+  const percentSaid = /%|\bpercent(?:s|age)?\b|\bper cent\b/.test(whole);
+  if (definition?.operator === '/' && (kind === null || kind === 'percent'))
+    kind = percentSaid ? 'percent' : 'ratio';
   const op = readOperation(main, whole, definition);
   if (op === 'percent_change' || op === 'cagr') kind = 'percent';
   const { periods, periodCount } = readPeriods(main, op);
