@@ -86,6 +86,15 @@ async function main(argv: string[]): Promise<void> {
     console.log(
       `\npages ingested ${report.pagesIngested}, ${report.pagesPerSecond === null ? 'n/a' : report.pagesPerSecond.toFixed(1)} pages/s; delivered ${report.delivered}, wrong ${report.wrong}`,
     );
+    console.log('\nconfidence bucket     delivered  correct  accuracy');
+    for (const b of report.calibration)
+      console.log(
+        `[${b.from.toFixed(2)}, ${b.to.toFixed(2)}${b.to === 1 ? ']' : ')'}`.padEnd(20) +
+          `${String(b.delivered).padStart(10)}${String(b.correct).padStart(9)}  ${pct(b.accuracy)}`,
+      );
+    const mismatched = report.items.filter((i) => i.formCheck?.status === 'mismatch');
+    console.log(`form check: ${mismatched.length} sent to review by the answer-form contract`);
+    for (const i of mismatched) console.log(`  ${i.id}: ${i.formCheck?.reasons.join('; ')}`);
     if (args.json) {
       writeFileSync(args.json, JSON.stringify(report, null, 2));
       console.log(`wrote ${args.json}`);

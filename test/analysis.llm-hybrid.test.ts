@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { LlmExtractor } from '../activities/analysis/llm-extraction';
+import { LlmExtractor, llmReadingConfidence } from '../activities/analysis/llm-extraction';
 import { startFakeAnthropic, type FakeAnthropic } from './support/fake-anthropic';
 import { createTestDatabase } from './support/database';
 import { ORG, SAMPLES, seedOrgs } from './support/fixtures';
@@ -45,7 +45,8 @@ describe('hybrid extraction through the real Anthropic SDK against a local Messa
       method: 'llm',
       value: '1204',
       unit: 'USD millions',
-      confidence: 0.85,
+      // Computed, not fixed: the page declares "in millions" but names no fiscal year.
+      confidence: 0.72,
     });
     expect(out?.claims[0]).toMatchObject({
       printed: '1,204',
@@ -72,6 +73,29 @@ describe('hybrid extraction through the real Anthropic SDK against a local Messa
       inputTokens: 1200,
       outputTokens: 60,
     });
+  });
+
+  it("computes a reading's confidence from what its page confirms", () => {
+    const page =
+      'CONSOLIDATED STATEMENTS (in millions)\n2024   2023\nNet sales   $ 4,812   $ 4,395';
+    const read = (over: Partial<Parameters<typeof llmReadingConfidence>[0]>) =>
+      llmReadingConfidence({
+        pageText: page,
+        unit: 'USD',
+        scale: 'millions',
+        fiscalYear: 2024,
+        ...over,
+      });
+    expect(read({})).toEqual({ confidence: 0.9, notes: [] });
+    expect(read({ scale: 'billions' })).toEqual({
+      confidence: 0.54,
+      notes: ['page declares millions, model said billions'],
+    });
+    expect(read({ fiscalYear: 2019 })).toEqual({
+      confidence: 0.72,
+      notes: ['FY2019 is not printed on the page'],
+    });
+    expect(read({ fiscalYear: null }).confidence).toBe(0.72);
   });
 
   it('drops a reading whose quote is not on the cited page (no trust without the text)', async () => {
@@ -150,6 +174,7 @@ describe('hybrid extraction through the real Anthropic SDK against a local Messa
           page: 0,
           quote: 'Purchases of property and equipment   (233)   (214)   (198)',
           label: 'Purchases of property and equipment',
+          fiscal_year: 2024,
         },
       ]);
       const analysis = new AnalysisClient(worker.client, worker.taskQueue);
@@ -167,6 +192,7 @@ describe('hybrid extraction through the real Anthropic SDK against a local Messa
       expect(result.outcome).toBe('delivered');
       expect(result.answer).toMatchObject({ value: '-233', unit: 'USD millions' });
       expect(result.answer?.claims[0]?.source).toBe('llm');
+      expect(view.validation?.checks.answerForm).toMatchObject({ ok: true, status: 'agree' });
       // Code answers the net sales question itself: no model call.
       await analysis.start({
         requestId: 'hybrid-2',
@@ -177,6 +203,35 @@ describe('hybrid extraction through the real Anthropic SDK against a local Messa
       });
       expect((await analysis.result(ORG, 'hybrid-2')).answer?.claims[0]?.source).toBe('code');
       expect(fake.requests.length).toBe(before + 1);
+    });
+
+    it('does not deliver a model reading that names no fiscal year: its form lacks the asked period', async () => {
+      fake.respondWith([
+        {
+          found: true,
+          value_as_printed: '(233)',
+          unit: 'USD',
+          scale: 'millions',
+          page: 0,
+          quote: 'Purchases of property and equipment   (233)   (214)   (198)',
+          label: 'Purchases of property and equipment',
+        },
+      ]);
+      const analysis = new AnalysisClient(worker.client, worker.taskQueue);
+      await analysis.start({
+        requestId: 'hybrid-3',
+        orgId: ORG,
+        docIds: ['northwind-2024-10k'],
+        queryType: 'extract_metric',
+        queryText: 'What is the FY2024 capital expenditure amount (in USD millions)?',
+      });
+      const view = await analysis.settle(ORG, 'hybrid-3');
+      expect(view.machineState).toBe('HUMAN_REVIEW');
+      expect(view.validation?.reasons).toEqual([
+        'confidence: minimum 0.72 < 0.85 at step-2 (extract_metric)',
+        'form_mismatch: periods asked FY2024, delivered none',
+        'form_mismatch: periodCount asked 1, delivered none',
+      ]);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { computeMetrics, runFinanceBench, type EvalItem } from '../scripts/eval/financebench';
-import { gradeAnswer, numbersOf, percentile } from '../scripts/eval/grading';
+import { calibrationTable, gradeAnswer, numbersOf, percentile } from '../scripts/eval/grading';
 import { FIXTURES } from './support/fixtures';
 import { useSeededWorker } from './support/seeded-worker';
 
@@ -65,6 +65,10 @@ describe('grading against gold answers', () => {
       correct: true,
       citationHit: true,
       numbersInCitedText: true,
+      askedForm: null,
+      secondReading: null,
+      deliveredForm: null,
+      formCheck: null,
       ...over,
     });
     const m = computeMetrics([
@@ -84,6 +88,23 @@ describe('grading against gold answers', () => {
     expect(m.deliveredAccuracy).toBeCloseTo(2 / 3);
     expect(m.hallucinationRate).toBeCloseTo(2 / 3); // one wrong, one whose number is not in its cited text
     expect(m.citationAccuracy).toBeCloseTo(2 / 3);
+  });
+
+  it('reports accuracy by confidence bucket over delivered answers, 1.0 in the top bucket', () => {
+    const table = calibrationTable([
+      { confidence: 0.86, correct: true },
+      { confidence: 0.9, correct: false },
+      { confidence: 0.94, correct: true },
+      { confidence: 0.95, correct: true },
+      { confidence: 1, correct: false },
+      { confidence: 0.5, correct: true },
+    ]);
+    expect(table).toEqual([
+      { from: 0, to: 0.85, delivered: 1, correct: 1, accuracy: 1 },
+      { from: 0.85, to: 0.9, delivered: 1, correct: 1, accuracy: 1 },
+      { from: 0.9, to: 0.95, delivered: 2, correct: 1, accuracy: 0.5 },
+      { from: 0.95, to: 1, delivered: 2, correct: 1, accuracy: 0.5 },
+    ]);
   });
 });
 

@@ -225,8 +225,9 @@ describe('answerQuestion', () => {
       pages: PAGES,
     });
     // 73/365 = 20.0%, 60/282 = 21.3%
+    // No rounding asked: the change keeps two places; the endpoints are shown at one.
     expect(a.status === 'answered' && a.answer).toBe(
-      '-1.3 percentage points (21.3% in FY2017 to 20.0% in FY2019)',
+      '-1.28 percentage points (21.3% in FY2017 to 20.0% in FY2019)',
     );
   });
   it('needs review when an input is missing, ambiguous or the question is unsupported', () => {
@@ -256,6 +257,7 @@ describe('answerQuestion', () => {
       unit: 'USD billions',
       pages: PAGES,
     });
-    expect(a.status === 'answered' && a.answer).toBe('$1.60 billion');
+    // No rounding asked: 1,600 million is exactly 1.6 billion, not a rounded 1.60.
+    expect(a.status === 'answered' && a.answer).toBe('$1.6 billion');
   });
 });

@@ -24,6 +24,8 @@ export function analysisWorkflowId(orgId: string, requestId: string): string {
 
 export const ANALYSIS_OUTCOMES = [
   'delivered',
+  /** Stored while a review is open: the proposed answer has not been released. */
+  'awaiting_review',
   'approved',
   'corrected',
   'rejected',

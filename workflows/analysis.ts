@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   log,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -302,6 +303,12 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
       ).results
     : [];
   const answerRequired = plan.path === 'extraction';
+  // The answer-form contract changes routing (an answer of the wrong kind now goes to a
+  // person), so runs recorded before it replay without it: patched() is false on replay of
+  // a history without the marker, true for every new run.
+  const formContract = patched('answer-form-contract');
+  const extractOut = steps.find((s) => s.tool === 'extract_metric' && s.status === 'ok')?.output as
+    ToolOutput<'extract_metric'> | undefined;
   validation = runValidationGate({
     request,
     steps,
@@ -309,6 +316,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
     citationChecks,
     answerRequired,
     answerPresent: proposed.value !== null,
+    ...(formContract ? { form: { evidence: extractOut?.form ?? null } } : {}),
   });
   const confidence = validation.minConfidence;
   upsertSearchAttributes([{ key: CsConfidenceBucket, value: confidenceBucket(confidence) }]);
@@ -358,11 +366,12 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   expiresAt = startedAt + (request.review.expireAfterMs ?? DEFAULT_REVIEW_EXPIRE_MS);
   const remindEvery = request.review.remindEveryMs ?? DEFAULT_REVIEW_REMIND_EVERY_MS;
   status = 'awaiting_review';
+  // While the review is open nothing is delivered: the stored result says so.
   const pending: AnalysisResult = {
     requestId: request.requestId,
     orgId: request.orgId,
     workflowId,
-    outcome: 'delivered',
+    outcome: 'awaiting_review',
     answer: proposed,
     confidence,
     path: plan.path,
@@ -446,6 +455,17 @@ async function executeStep(
           .flatMap((s) => s.claims.slice(0, 1))
           .filter((c) => c.metric !== null)
           .map((c) => ({ metric: c.metric as string, value: c.value, claimId: c.id }));
+  }
+  if (tool === 'extract_metric') {
+    // What retrieval found for this document is handed to extraction, not just logged.
+    const docId = input.docId as string | undefined;
+    const pages: number[] = [];
+    for (const s of done) {
+      if (s.tool !== 'retrieve_context' || s.status !== 'ok') continue;
+      for (const c of (s.output as ToolOutput<'retrieve_context'>).chunks)
+        if (c.docId === docId && !pages.includes(c.page) && pages.length < 50) pages.push(c.page);
+    }
+    input.contextPages = pages;
   }
   if (tool === 'generate_summary') {
     input.facts = done

@@ -9,6 +9,15 @@ import type { PageStore } from './page-store';
 import { answerQuestion, type AnswerResult } from './extraction';
 import type { LlmExtractor } from './llm-extraction';
 import { corroboratingCitations, printedRatioDisagrees, statedPercents } from './corroborate';
+import {
+  askedFormFromParsed,
+  deliveredFormOfAnswer,
+  deliveredFormulaOf,
+  kindOfUnit,
+} from './extraction/answer-form';
+import type { AnswerForm, FormEvidence } from '../../workflows/analysis/answer-form';
+import { readAskedFormByCues } from '../../workflows/analysis/form-reader';
+import { parseQuestion } from './extraction/question-parser';
 
 /** Structured results below this confidence are not trusted: a qualitative fallback replaces them. */
 export const STRUCTURED_MIN_CONFIDENCE = 0.7;
@@ -138,8 +147,36 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
       }
     }
 
+    // The asked form, read twice: by the question parser extraction acted on, and by the
+    // independent cue reader. The gate compares both with the delivered form.
+    const secondReading = readAskedFormByCues(input.question);
+    const parsed = result.parsed ?? parseQuestion(input.question);
+    const asked = askedFormFromParsed(parsed);
+    const noAnswerForm: FormEvidence = {
+      asked,
+      secondReading,
+      delivered: null,
+      deliveredFormula: null,
+    };
+
     if (result.status === 'answered' && result.confidence >= STRUCTURED_MIN_CONFIDENCE) {
       const claims = claimsFromAnswer(input.docId, result);
+      const form: FormEvidence = {
+        asked,
+        secondReading,
+        delivered: deliveredFormOfAnswer({
+          unit: result.unit,
+          scale: result.scale,
+          roundedTo: result.roundedTo,
+          years: result.years,
+          quarter:
+            result.parsed.kind === 'metric' && result.parsed.aggregate.kind === 'single'
+              ? (result.parsed.period?.quarter ?? null)
+              : null,
+          aggregate: result.parsed.aggregate,
+        }),
+        deliveredFormula: result.variant ? deliveredFormulaOf(result.variant) : null,
+      };
       const phrase = result.formula
         ? result.formula.id.replace(/_(change|growth|average)$/, '')
         : '';
@@ -164,6 +201,7 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
           citations: [citation, ...claims.flatMap((c) => (c.derived ? [] : c.citations))],
           confidence: DEGRADED_CONFIDENCE,
           errorTag: 'printed_ratio_disagrees',
+          form: noAnswerForm,
           summary: `Computed ${result.answer} but the filing prints "${disagreement.quote.trim()}" on p.${disagreement.page}: a person must reconcile the definitions`,
         };
       }
@@ -177,7 +215,8 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
         citations: [...claims.flatMap((c) => (c.derived ? [] : c.citations)), ...corroborating],
         confidence: result.confidence,
         errorTag: null,
-        summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}${periodNote}`,
+        form,
+        summary: `${result.label}${result.period ? ` (${result.period})` : ''}: ${result.answer}${result.formula ? ` = ${result.formula.expression}` : ''}${periodNote}${retrievalNote(input.contextPages, claims)}`,
       };
     }
 
@@ -186,8 +225,9 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
         docId: input.docId,
         question: input.question,
         pages: docPages,
+        preferPages: input.contextPages,
       });
-      if (fromLlm) return fromLlm;
+      if (fromLlm) return { ...fromLlm, form: llmForm(fromLlm, asked, secondReading) };
     }
 
     // Qualitative fallback: say where the filing discusses it, never a guessed number.
@@ -207,7 +247,47 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
       citations,
       confidence: DEGRADED_CONFIDENCE,
       errorTag: result.status === 'answered' ? 'low_extraction_confidence' : 'not_extracted',
+      form: noAnswerForm,
       summary: `No structured answer: ${reason}`,
     };
   };
+}
+
+/**
+ * The form of a model's reading: one printed figure (a level), in the unit and scale the
+ * model reported, for the fiscal year it named; never rounded.
+ */
+function llmForm(out: Output, asked: AnswerForm | null, secondReading: AnswerForm): FormEvidence {
+  const claim = out.claims[0];
+  const [unit, scale] = (out.unit ?? '').split(' ');
+  const kind = kindOfUnit(unit);
+  const periods = claim?.period ? [claim.period] : null;
+  return {
+    asked,
+    secondReading,
+    delivered: {
+      kind,
+      scale:
+        kind === 'currency_amount' || kind === 'count'
+          ? ((scale as AnswerForm['scale']) ?? 'units')
+          : null,
+      currency: kind === 'currency_amount' || kind === 'per_share' ? 'USD' : null,
+      rounding: null,
+      periods,
+      periodCount: periods?.length ?? null,
+      operation: kind === 'percent' || kind === 'ratio' || kind === 'days' ? 'quotient' : 'level',
+      definition: null,
+    },
+    deliveredFormula: null,
+  };
+}
+
+/** Says whether the answer's cited pages are among those retrieve_context found. */
+export function retrievalNote(contextPages: readonly number[], claims: NumericClaim[]): string {
+  const cited = [...new Set(claims.flatMap((c) => c.citations.map((ct) => ct.page)))].sort(
+    (a, b) => a - b,
+  );
+  if (contextPages.length === 0) return '; retrieval found no pages for this document';
+  const found = cited.filter((p) => contextPages.includes(p));
+  return `; cited p.${cited.join(', p.')}: ${found.length} of ${cited.length} among the ${contextPages.length} retrieved pages`;
 }

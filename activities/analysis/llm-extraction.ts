@@ -2,6 +2,44 @@ import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { ToolOutput } from '../../workflows/analysis/tool-registry';
 import { textContainsNumber } from './number-match';
+import { findScaleDeclarations } from './extraction/scale';
+
+/** Ceiling of a model's reading: below code's, and below the ≥0.95 bucket it has not earned. */
+export const LLM_MAX_CONFIDENCE = 0.9;
+
+/**
+ * A model's reading earns confidence from what the page confirms, never a fixed number: the
+ * quote is verbatim on the page and holds the number (required), the scale it claims is the
+ * scale the page declares, and the fiscal year it names is printed on that page.
+ */
+export function llmReadingConfidence(r: {
+  pageText: string;
+  unit: string;
+  scale: 'units' | 'thousands' | 'millions' | 'billions';
+  fiscalYear: number | null;
+}): { confidence: number; notes: string[] } {
+  const notes: string[] = [];
+  let c = LLM_MAX_CONFIDENCE;
+  if (r.unit === 'USD' || r.unit === 'shares') {
+    const declared = new Set(findScaleDeclarations(r.pageText).map((d) => d.scale));
+    if (r.scale !== 'units' && !declared.has(r.scale)) {
+      c *= declared.size > 0 ? 0.6 : 0.8;
+      notes.push(
+        declared.size > 0
+          ? `page declares ${[...declared].join('/')}, model said ${r.scale}`
+          : `page declares no scale, model said ${r.scale}`,
+      );
+    }
+  }
+  if (r.fiscalYear === null) {
+    c *= 0.8;
+    notes.push('no fiscal year named');
+  } else if (!r.pageText.includes(String(r.fiscalYear))) {
+    c *= 0.8;
+    notes.push(`FY${r.fiscalYear} is not printed on the page`);
+  }
+  return { confidence: Math.round(c * 1000) / 1000, notes };
+}
 
 /** Model tiers of the platform; an agent config names a tier, never a model. */
 export const MODEL_TIERS = {
@@ -19,6 +57,8 @@ const LlmAnswerSchema = z.object({
   page: z.number().int().nullable(),
   quote: z.string().nullable(),
   label: z.string().nullable(),
+  /** Fiscal year of the column the figure is printed in; without it the answer's period is unknown. */
+  fiscal_year: z.number().int().min(1900).max(2100).nullable().optional(),
 });
 
 const REPORT_TOOL = {
@@ -50,8 +90,21 @@ const REPORT_TOOL = {
         description: 'the exact line of the page that contains the number, copied verbatim',
       },
       label: { type: ['string', 'null'], description: 'the line item label' },
+      fiscal_year: {
+        type: ['integer', 'null'],
+        description: 'the fiscal year of the column the figure is printed in',
+      },
     },
-    required: ['found', 'value_as_printed', 'unit', 'scale', 'page', 'quote', 'label'],
+    required: [
+      'found',
+      'value_as_printed',
+      'unit',
+      'scale',
+      'page',
+      'quote',
+      'label',
+      'fiscal_year',
+    ],
   },
 };
 
@@ -63,7 +116,30 @@ export interface LlmUsage {
 
 const SCALE_ZEROS = { units: 0, thousands: 3, millions: 6, billions: 9 } as const;
 
-function pickPages(question: string, pages: { page: number; text: string }[], max: number) {
+/**
+ * Pages the model reads: those retrieve_context found first (best first), topped up by a
+ * keyword score when retrieval found fewer than `max`.
+ */
+function pickPages(
+  question: string,
+  pages: { page: number; text: string }[],
+  max: number,
+  prefer: readonly number[] = [],
+) {
+  const preferred = prefer
+    .map((n) => pages.find((p) => p.page === n))
+    .filter((p): p is { page: number; text: string } => p !== undefined)
+    .slice(0, max);
+  if (preferred.length >= max) return preferred;
+  const rest = scorePages(
+    question,
+    pages.filter((p) => !preferred.includes(p)),
+    max - preferred.length,
+  );
+  return [...preferred, ...rest];
+}
+
+function scorePages(question: string, pages: { page: number; text: string }[], max: number) {
   const terms = [...new Set(question.toLowerCase().match(/[a-z]{4,}/g) ?? [])];
   return pages
     .map((p) => {
@@ -111,8 +187,10 @@ export class LlmExtractor {
     docId: string;
     question: string;
     pages: { page: number; text: string }[];
+    /** Pages retrieve_context found, read first. */
+    preferPages?: readonly number[];
   }): Promise<ToolOutput<'extract_metric'> | null> {
-    const chosen = pickPages(req.question, req.pages, 3);
+    const chosen = pickPages(req.question, req.pages, 3, req.preferPages);
     const model = MODEL_TIERS[this.tier];
     const msg = await this.client.messages.create({
       model,
@@ -155,6 +233,12 @@ export class LlmExtractor {
       quote: a.quote,
     };
     const scale = a.scale ?? 'units';
+    const scored = llmReadingConfidence({
+      pageText,
+      unit: a.unit,
+      scale,
+      fiscalYear: a.fiscal_year ?? null,
+    });
     const unitLabel = a.unit === 'USD' && scale !== 'units' ? `USD ${scale}` : a.unit;
     return {
       status: 'structured',
@@ -162,6 +246,8 @@ export class LlmExtractor {
       unit: unitLabel,
       value,
       method: 'llm',
+      // extract_metric attaches both readings of the question and this reading's form.
+      form: null,
       claims: [
         {
           id: `${req.docId}/llm/${a.page}:${at}#0`,
@@ -179,7 +265,7 @@ export class LlmExtractor {
                     : 'money',
           value,
           unit: unitLabel,
-          period: null,
+          period: a.fiscal_year ? `FY${a.fiscal_year}` : null,
           printed: a.value_as_printed,
           citations: [citation],
           derived: false,
@@ -189,11 +275,11 @@ export class LlmExtractor {
         },
       ],
       citations: [citation],
-      // A model's reading is checked against the page but not by a second reader: it may
-      // deliver only at the gate's bar, never above code's confidence.
-      confidence: 0.85,
+      // Computed from what the page confirms; the gate still needs both readings of the
+      // question to agree with the reading's form before it may deliver.
+      confidence: scored.confidence,
       errorTag: null,
-      summary: `LLM (${model}) read ${a.label ?? 'the value'} = ${a.value_as_printed} on p.${a.page}; scale ${scale} (${SCALE_ZEROS[scale]} zeros)`,
+      summary: `LLM (${model}) read ${a.label ?? 'the value'} = ${a.value_as_printed} on p.${a.page}${a.fiscal_year ? ` (FY${a.fiscal_year})` : ''}; scale ${scale} (${SCALE_ZEROS[scale]} zeros)${scored.notes.length ? `; ${scored.notes.join('; ')}` : ''}`,
     };
   }
 }

@@ -38,8 +38,11 @@ export function createValidateCitation(db: Db) {
           reason = `quote does not match ${c.docId} p.${c.page} at ${c.charStart}-${c.charEnd}`;
           continue;
         }
-        if (!textContainsNumber(c.quote, printed)) {
-          reason = `cited text on ${c.docId} p.${c.page} does not contain ${printed}`;
+        const negative = claim.value.startsWith('-');
+        if (!textContainsNumber(c.quote, printed, { negative })) {
+          reason = negative
+            ? `cited text on ${c.docId} p.${c.page} does not print ${printed} as a negative figure`
+            : `cited text on ${c.docId} p.${c.page} does not contain ${printed}`;
           continue;
         }
         ok = true;

@@ -7,7 +7,9 @@ import { ensureOrganization } from '../../db/repositories/organizations';
 import { ingestFile } from '../../client/documents';
 import { AnalysisClient } from '../../client/analysis-client';
 import { textContainsNumber } from '../../activities/analysis/number-match';
-import { gradeAnswer, percentile } from './grading';
+import { calibrationTable, gradeAnswer, percentile, type CalibrationBucket } from './grading';
+import type { AnswerForm } from '../../workflows/analysis/answer-form';
+import type { ToolOutput } from '../../workflows/analysis/tool-registry';
 
 /** One question in the FinanceBench format (shared/datasets/financebench-dev/questions.jsonl). */
 export const FinanceBenchQuestionSchema = z
@@ -41,6 +43,19 @@ export interface EvalItem {
   correct: boolean | null;
   citationHit: boolean | null;
   numbersInCitedText: boolean | null;
+  /** The question parser's reading of the asked form (null when it could not map the question). */
+  askedForm: AnswerForm | null;
+  /** The cue reader's reading of the same question. */
+  secondReading: AnswerForm | null;
+  /** The form of what extraction computed (null when it produced no structured answer). */
+  deliveredForm: AnswerForm | null;
+  /** The gate's verdict on the forms, with the fields that differ. */
+  formCheck: {
+    status: 'agree' | 'mismatch' | 'not_checked';
+    mismatchedFields: string[];
+    disagreeingFields: string[];
+    reasons: string[];
+  } | null;
 }
 
 export interface EvalMetrics {
@@ -53,6 +68,8 @@ export interface EvalMetrics {
   delivered: number;
   wrong: number;
   latencyMs: { p50: number; p95: number };
+  /** Accuracy of delivered answers by confidence bucket. */
+  calibration: CalibrationBucket[];
 }
 
 export interface EvalReport extends EvalMetrics {
@@ -114,6 +131,9 @@ export function computeMetrics(items: EvalItem[]): EvalMetrics {
     citationAccuracy: ratio(delivered.filter((i) => i.citationHit).length, delivered.length),
     delivered: delivered.length,
     wrong: wrong.length,
+    calibration: calibrationTable(
+      delivered.map((i) => ({ confidence: i.confidence ?? 0, correct: i.correct === true })),
+    ),
     latencyMs: {
       p50: percentile(
         items.map((i) => i.latencyMs),
@@ -196,11 +216,32 @@ export async function runFinanceBench(opts: {
         page: c.page,
         quote: c.quote,
       }));
+      const extractOut = view.steps.find((s) => s.tool === 'extract_metric')?.output as
+        ToolOutput<'extract_metric'> | null | undefined;
+      const form = extractOut?.form ?? null;
+      const check = view.validation?.checks.answerForm ?? null;
+      const forms = {
+        askedForm: form?.asked ?? null,
+        secondReading: form?.secondReading ?? null,
+        deliveredForm: form?.delivered ?? null,
+        formCheck: check
+          ? {
+              status: check.status,
+              mismatchedFields: check.mismatches.map((m) => m.field),
+              disagreeingFields: check.disagreements.map((d) => d.field),
+              reasons: check.reasons,
+            }
+          : null,
+      };
       const numbersInCitedText = answer
         ? answer.claims
             .filter((c) => !c.derived)
             .every((c) =>
-              c.citations.some((ct) => textContainsNumber(ct.quote, c.printed ?? c.value)),
+              c.citations.some((ct) =>
+                textContainsNumber(ct.quote, c.printed ?? c.value, {
+                  negative: c.value.startsWith('-'),
+                }),
+              ),
             )
         : null;
       item = {
@@ -229,6 +270,7 @@ export async function runFinanceBench(opts: {
           ? citations.some((c) => c.doc === q.doc_name && goldPages.includes(c.page))
           : null,
         numbersInCitedText,
+        ...forms,
       };
     } catch (err) {
       item = {
@@ -247,6 +289,10 @@ export async function runFinanceBench(opts: {
         correct: null,
         citationHit: null,
         numbersInCitedText: null,
+        askedForm: null,
+        secondReading: null,
+        deliveredForm: null,
+        formCheck: null,
       };
     }
     items.push(item);

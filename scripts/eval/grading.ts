@@ -114,3 +114,43 @@ export function percentile(values: number[], p: number): number {
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[idx] as number;
 }
+
+export interface CalibrationBucket {
+  /** [from, to): confidence range; the last bucket includes 1.0. */
+  from: number;
+  to: number;
+  delivered: number;
+  correct: number;
+  accuracy: number | null;
+}
+
+/** Bucket edges: the delivery gate's floor, then finer steps up to certainty. */
+export const CALIBRATION_EDGES = [0, 0.85, 0.9, 0.95, 1] as const;
+
+/**
+ * Accuracy of delivered answers by confidence bucket: confidence must mean what it says
+ * (answers at ≥ 0.95 right at least 95% of the time).
+ */
+export function calibrationTable(
+  items: readonly { confidence: number; correct: boolean }[],
+  edges: readonly number[] = CALIBRATION_EDGES,
+): CalibrationBucket[] {
+  const out: CalibrationBucket[] = [];
+  for (let k = 0; k + 1 < edges.length; k++) {
+    const from = edges[k]!;
+    const to = edges[k + 1]!;
+    const last = k + 2 === edges.length;
+    const inside = items.filter(
+      (i) => i.confidence >= from && (i.confidence < to || (last && i.confidence <= to)),
+    );
+    const correct = inside.filter((i) => i.correct).length;
+    out.push({
+      from,
+      to,
+      delivered: inside.length,
+      correct,
+      accuracy: inside.length === 0 ? null : correct / inside.length,
+    });
+  }
+  return out;
+}

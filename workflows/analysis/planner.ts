@@ -93,7 +93,8 @@ function planExtraction(r: AnalysisRequest): PlannedStep[] {
   const list = new StepList();
   list.add({
     tool: 'retrieve_context',
-    purpose: 'Find the passages and statement tables that state the metric',
+    purpose:
+      "Find the passages that discuss the metric: the pages the hybrid reader reads first and the answer's citations are checked against (code extraction reads every statement table itself)",
     input: {
       orgId: r.orgId,
       docIds: [docId],
@@ -103,7 +104,8 @@ function planExtraction(r: AnalysisRequest): PlannedStep[] {
   });
   const extract = list.add({
     tool: 'extract_metric',
-    purpose: 'Read the metric for the requested period from the statement tables',
+    purpose:
+      'Read the metric for the requested period from the statement tables, given the retrieved pages',
     input: extractInput(r, docId),
   });
   if (r.queryType === 'check_threshold' && r.constraints.threshold) {

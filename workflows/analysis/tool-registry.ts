@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CitationSchema, DecimalStringSchema, NumericClaimSchema } from './evidence';
+import { FormEvidenceSchema } from './answer-form';
 import { DisclosureTopicSchema, QueryTypeSchema, ThresholdSchema } from './request';
 import { ErrorType, permanentFailure } from '../errors';
 
@@ -43,6 +44,11 @@ export const TOOL_SCHEMAS = {
       unit: z.string().optional(),
       /** Lets hybrid mode ask an LLM for what code could not do (only when a key is set). */
       allowLlm: z.boolean().default(true),
+      /**
+       * Pages (0-based) of this document that retrieve_context found, best first: the pages
+       * the hybrid reader reads first, and against which the answer's citations are reported.
+       */
+      contextPages: z.array(z.number().int().min(0)).max(50).default([]),
     }),
     output: ToolResultBase.extend({
       status: z.enum(['structured', 'qualitative', 'not_found']),
@@ -50,6 +56,8 @@ export const TOOL_SCHEMAS = {
       unit: z.string().nullable(),
       value: DecimalStringSchema.nullable(),
       method: z.enum(['code', 'llm', 'none']),
+      /** Both readings of the asked form and the delivered form (null in runs recorded before it existed). */
+      form: FormEvidenceSchema.nullable().default(null),
     }),
   },
   compare_frameworks: {

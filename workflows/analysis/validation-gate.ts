@@ -4,6 +4,29 @@ import { ALWAYS_REVIEW_TYPES } from './request';
 import type { NumericClaim } from './evidence';
 import type { StepResult } from './step-result';
 import { checkPlausibility } from './plausibility';
+import {
+  AnswerFormSchema,
+  checkAnswerForm,
+  FormEvidenceSchema,
+  type FormEvidence,
+} from './answer-form';
+
+const FieldDiffSchema = z.object({ field: z.string(), a: z.string(), b: z.string() });
+
+/** The gate's answer-form check as recorded (asked = question parser, secondReading = cue reader). */
+export const AnswerFormCheckSchema = z.object({
+  ok: z.boolean(),
+  status: z.enum(['agree', 'mismatch', 'not_checked']),
+  asked: AnswerFormSchema.nullable(),
+  secondReading: AnswerFormSchema.nullable(),
+  delivered: AnswerFormSchema.nullable(),
+  /** a = asked, b = delivered. */
+  mismatches: z.array(FieldDiffSchema),
+  /** a = question parser, b = cue reader. */
+  disagreements: z.array(FieldDiffSchema),
+  reasons: z.array(z.string()),
+});
+export { FormEvidenceSchema };
 
 export const MIN_DELIVERY_CONFIDENCE = 0.85;
 
@@ -29,6 +52,8 @@ export const ValidationSchema = z.object({
     }),
     alwaysReview: z.object({ ok: z.boolean(), queryType: z.string() }),
     answerPresent: z.object({ ok: z.boolean(), reason: z.string().nullable() }),
+    /** Absent in runs recorded before the answer-form contract. */
+    answerForm: AnswerFormCheckSchema.optional(),
   }),
   reasons: z.array(z.string()),
 });
@@ -51,6 +76,11 @@ export function runValidationGate(input: {
   citationChecks: CitationCheck[];
   answerRequired: boolean;
   answerPresent: boolean;
+  /**
+   * The answer-form contract: checked whenever an answer is required and present. Runs
+   * recorded before it existed replay without it (the workflow gates it with a patch).
+   */
+  form?: { evidence: FormEvidence | null };
 }): Validation {
   const reasons: string[] = [];
   const byId = new Map(input.claims.map((c) => [c.id, c]));
@@ -82,6 +112,14 @@ export function runValidationGate(input: {
       coverageFailures.push({
         claimId: claim.id,
         reason: `${claim.label}: number ${claim.printed ?? claim.value} has no citation`,
+      });
+      continue;
+    }
+    // A negative claim must be printed negative: parentheses or a minus sign, never a bare 38.
+    if (claim.value.startsWith('-') && !printedNegative(claim.printed ?? claim.value)) {
+      coverageFailures.push({
+        claimId: claim.id,
+        reason: `${claim.label}: sign: claim ${claim.value} but the figure is printed ${claim.printed ?? claim.value}, not negative`,
       });
       continue;
     }
@@ -129,7 +167,20 @@ export function runValidationGate(input: {
   const answerOk = !input.answerRequired || input.answerPresent;
   if (!answerOk) reasons.push('answer: no structured answer was produced');
 
+  // The contract applies where the answer is the quantity the question asks for
+  // (extract_metric). A threshold check names its metric and threshold as typed constraints
+  // and answers with a verdict computed by code: its form is not read from the words.
+  const formCheck =
+    input.form &&
+    input.answerRequired &&
+    input.answerPresent &&
+    input.request.queryType === 'extract_metric'
+      ? checkAnswerForm(input.form.evidence)
+      : null;
+  if (formCheck && !formCheck.ok) reasons.push(...formCheck.reasons);
+
   const passed =
+    (formCheck === null || formCheck.ok) &&
     coverageFailures.length === 0 &&
     plausibilityFailures.length === 0 &&
     confidenceOk &&
@@ -149,7 +200,27 @@ export function runValidationGate(input: {
       confidence: { ok: confidenceOk, min, threshold: MIN_DELIVERY_CONFIDENCE, lowest },
       alwaysReview: { ok: !alwaysReview, queryType: input.request.queryType },
       answerPresent: { ok: answerOk, reason: answerOk ? null : 'no structured answer' },
+      ...(input.form
+        ? {
+            answerForm: formCheck ?? {
+              ok: true,
+              status: 'not_checked' as const,
+              asked: input.form.evidence?.asked ?? null,
+              secondReading: input.form.evidence?.secondReading ?? null,
+              delivered: input.form.evidence?.delivered ?? null,
+              mismatches: [],
+              disagreements: [],
+              reasons: [],
+            },
+          }
+        : {}),
     },
     reasons,
   };
+}
+
+/** "(38)", "-38", "−38", "($38)": the printed figure itself says it is negative. */
+export function printedNegative(printed: string): boolean {
+  const t = printed.trim();
+  return /^\(.*\)$/.test(t) || /^[-−–]/.test(t) || /^\$?\s?\(/.test(t);
 }

@@ -454,6 +454,10 @@ export const FormulaEvaluationSchema = z.discriminatedUnion('status', [
     confidence: z.number(),
     /** Start and end values for change, growth and CAGR, so an answer can show both. */
     endpoints: z.object({ start: z.string(), end: z.string() }).optional(),
+    /** The fiscal years the value was computed over (what the answer's form reports). */
+    years: z.array(z.number().int()),
+    /** The per-year formula (a catalog variant, or the metric itself) the aggregate applied. */
+    variantText: z.string(),
   }),
   z.object({
     status: z.literal('missing_input'),
@@ -634,6 +638,8 @@ export function evaluateFormula(req: EvaluateRequest, lookup: Lookup): FormulaEv
       scale: o.v.scale,
       inputs: o.v.inputs,
       confidence: confidenceOf(o.v.inputs),
+      years: [req.fiscalYear],
+      variantText: o.v.text,
     };
   }
   if (agg.kind === 'average_balance') {
@@ -650,6 +656,8 @@ export function evaluateFormula(req: EvaluateRequest, lookup: Lookup): FormulaEv
       scale: a.v.scale,
       inputs,
       confidence: confidenceOf(inputs),
+      years: [req.fiscalYear],
+      variantText: a.v.text,
     };
   }
   if (agg.endYear <= agg.startYear || agg.endYear - agg.startYear > 10) {
@@ -677,6 +685,8 @@ export function evaluateFormula(req: EvaluateRequest, lookup: Lookup): FormulaEv
       scale: first.scale,
       inputs,
       confidence: confidenceOf(inputs),
+      years: years(agg.startYear, agg.endYear).slice(0, vals.length),
+      variantText: first.text,
     };
   }
   const s = evaluateYear(base, agg.startYear, lookup);
@@ -696,6 +706,8 @@ export function evaluateFormula(req: EvaluateRequest, lookup: Lookup): FormulaEv
       scale: s.v.scale,
       inputs,
       confidence: conf,
+      years: [agg.startYear, agg.endYear],
+      variantText: s.v.text,
     };
   }
   if (s.v.value.m === 0n)
@@ -716,6 +728,8 @@ export function evaluateFormula(req: EvaluateRequest, lookup: Lookup): FormulaEv
       scale: 'units',
       inputs,
       confidence: conf,
+      years: [agg.startYear, agg.endYear],
+      variantText: s.v.text,
     };
   }
   const n = agg.endYear - agg.startYear;
@@ -737,5 +751,7 @@ export function evaluateFormula(req: EvaluateRequest, lookup: Lookup): FormulaEv
     scale: 'units',
     inputs,
     confidence: conf,
+    years: [agg.startYear, agg.endYear],
+    variantText: s.v.text,
   };
 }

@@ -75,8 +75,14 @@ export const AnsweredSchema = z.object({
   printed: z.string().nullable(),
   citations: z.array(CitationSchema),
   formula: z.object({ id: z.string(), expression: z.string() }).optional(),
+  /** The per-year catalog formula the value was computed by (null for a read figure). */
+  variant: z.string().nullable(),
   inputs: z.array(AnswerInputSchema),
   parsed: ParsedQuestionSchema,
+  /** Decimal places the answer was rounded to because the question asked; null = not rounded to an asked precision. */
+  roundedTo: z.number().int().nullable(),
+  /** Fiscal years the value was computed over. */
+  years: z.array(z.number().int()),
 });
 export const NeedsReviewSchema = z.object({
   status: z.literal('needs_review'),
@@ -176,6 +182,8 @@ interface Outcome {
   printed: string | null;
   formula?: { id: string; expression: string };
   endpoints?: { start: string; end: string };
+  variant: string | null;
+  years: number[];
 }
 
 function toAnswerInput(i: FormulaInput): AnswerInput {
@@ -290,6 +298,8 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
       inputs: [toAnswerInput(fi)],
       citations: [r.citation],
       printed: r.value.printed,
+      variant: null,
+      years: [parsed.period.fiscalYear],
     };
   } else {
     const ev = evaluateFormula(
@@ -343,6 +353,8 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
       printed: null,
       formula: { id, expression: ev.formulaText },
       endpoints: ev.endpoints,
+      variant: ev.variantText,
+      years: ev.years,
     };
     if (ev.inputs.some((i) => i.confidence < INPUT_FLOOR))
       return review('an input is below the confidence floor', parsed);
@@ -361,16 +373,19 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
   const scaled = outcome.unit === 'USD' || outcome.unit === 'shares';
   const scale: Scale = scaled ? (parsed.requestedScale ?? outcome.tableScale) : 'units';
   const inScale = scaled ? convertScale(outcome.valueUnits, 'units', scale) : outcome.valueUnits;
-  const defaultDp =
-    outcome.unit === 'percent'
-      ? 1
-      : outcome.unit === 'ratio' || outcome.unit === 'days' || outcome.unit === 'USD/share'
-        ? 2
-        : inScale.includes('.')
-          ? 2
-          : 0;
-  const dp = parsed.rounding ?? defaultDp;
-  const rounded = toFixed(dec(inScale), dp);
+  // Rounding as asked, once, at the end, from the exact decimal. With none asked the answer
+  // keeps its precision: a printed figure exactly as the filing gives it (389 million in
+  // billions is 0.389), a computed one exactly when it terminates within four places, else
+  // at a display precision that is not claimed to be an asked rounding.
+  const asked = parsed.rounding ?? null;
+  const exact = toString(dec(inScale));
+  const fraction = exact.split('.')[1] ?? '';
+  const rounded =
+    asked !== null
+      ? toFixed(dec(inScale), asked)
+      : outcome.printed !== null || fraction.length <= 4
+        ? exact
+        : toFixed(dec(inScale), 2);
   let answer: string;
   switch (outcome.unit) {
     case 'USD':
@@ -382,7 +397,8 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
     case 'percent':
       if (aggregate.kind === 'change' && outcome.endpoints) {
         const a = aggregate;
-        answer = `${rounded} percentage points (${toFixed(dec(outcome.endpoints.start), dp)}% in FY${a.startYear} to ${toFixed(dec(outcome.endpoints.end), dp)}% in FY${a.endYear})`;
+        const ep = (v: string) => toFixed(dec(v), asked ?? 1);
+        answer = `${rounded} percentage points (${ep(outcome.endpoints.start)}% in FY${a.startYear} to ${ep(outcome.endpoints.end)}% in FY${a.endYear})`;
       } else answer = `${rounded}%`;
       break;
     case 'days':
@@ -410,8 +426,11 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
     printed: outcome.printed,
     citations: outcome.citations,
     formula: outcome.formula,
+    variant: outcome.variant,
     inputs: outcome.inputs,
     parsed,
+    roundedTo: asked,
+    years: outcome.years,
   };
 }
 

@@ -349,7 +349,8 @@ export function parseQuestion(question: string): ParsedQuestion {
   const resultIsRatio = formulaId
     ? getFormula(formulaId)!.resultKind !== 'money'
     : metricKind === 'ratio_percent';
-  if (aggregate.kind === 'change' && /\bpercent(?:age)?\b|%/.test(main)) {
+  // "in units of percents" asks for percent as much as "in percent" does.
+  if (aggregate.kind === 'change' && /\bpercent(?:s|age)?\b|\bper cent\b|%/.test(main)) {
     if (!resultIsRatio)
       aggregate = { kind: 'growth', startYear: aggregate.startYear, endYear: aggregate.endYear };
     else if (/\b(?:percent(?:age)?|%) change\b/.test(main))

@@ -1,0 +1,270 @@
+import {
+  canonicalOperation,
+  splitTopLevel,
+  type AnswerForm,
+  type Definition,
+  type Operation,
+  type QuantityKind,
+} from './answer-form';
+
+/**
+ * The second, deliberately different reading of a question's asked form. It knows no metric
+ * catalog and no formulas: it only looks for unit, scale, rounding, operation and period
+ * cues in the words ("in percent", "divided by", "in USD billions", "round to one decimal
+ * place", "3 year average", "between FY2019 and FY2021"). It shares nothing with the
+ * question parser (activities/analysis/extraction/question-parser.ts) but the text itself,
+ * so a misreading in one is unlikely to be repeated by the other. Pure and deterministic.
+ */
+
+const WORD_NUMBERS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
+
+function count(token: string | undefined): number | null {
+  if (token === undefined) return null;
+  if (/^\d{1,2}$/.test(token)) return Number(token);
+  return WORD_NUMBERS[token] ?? null;
+}
+
+/** Lower case, one space, straight quotes: the only preparation of the text. */
+export function tokenize(question: string): string {
+  return question
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/[–—]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const DEFINITION_CUE =
+  /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
+
+/** The question proper and the inline definition (if any), split at the definition cue. */
+function splitDefinition(text: string): { main: string; definitionText: string | null } {
+  const m = DEFINITION_CUE.exec(text);
+  if (!m) return { main: text, definitionText: null };
+  // The definition runs to the end of its sentence: instructions after it ("Round ...") are not part of it.
+  const after = text.slice(m.index + m[0].length);
+  const end = after.search(/\.\s|\.$|\?\s|\?$/);
+  const body = (end >= 0 ? after.slice(0, end) : after).trim();
+  // "Define net working capital as ..." names the quantity before the cue: keep it in main,
+  // and so is whatever follows the definition's sentence ("What was it in FY2021?").
+  const named = /^define ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
+  const rest = end >= 0 ? after.slice(end + 1) : '';
+  return {
+    main: `${text.slice(0, m.index)}${named ? ` ${named[1]}` : ''} ${rest}`.trim(),
+    definitionText: body || null,
+  };
+}
+
+function readDefinition(definitionText: string | null): Definition | null {
+  if (!definitionText) return null;
+  const split = splitTopLevel(definitionText.replace(/[.;:]+$/, ''));
+  return split ? { operator: split.operator, left: split.left, right: split.right } : null;
+}
+
+function readScale(text: string): AnswerForm['scale'] {
+  const m =
+    /\b(?:in|into|as|of)\s+(?:units of\s+)?(?:usd|us\$|\$|dollars?|u\.s\. dollars)?\s?(thousands|millions|billions|mn|bn)\b/.exec(
+      text,
+    ) ??
+    /\b(?:usd|us\$|\$)\s?(thousands|millions|billions|mn|bn)\b/.exec(text) ??
+    /\bin (thousands|millions|billions) of (?:usd|us dollars|dollars)\b/.exec(text);
+  if (!m) return null;
+  const w = m[1]!;
+  if (w.startsWith('thousand')) return 'thousands';
+  if (w.startsWith('billion') || w === 'bn') return 'billions';
+  return 'millions';
+}
+
+function readRounding(text: string): number | null {
+  const dp = /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal/.exec(
+    text,
+  );
+  if (dp) {
+    const n = count(dp[1] ?? dp[2]);
+    if (n !== null) return n;
+  }
+  if (/\bround(?:ed|ing)?\b[^.?]{0,40}\b(?:whole (?:number|percent(?:age)?)|integer)\b/.test(text))
+    return 0;
+  if (/\bnearest (?:whole|integer|dollar)\b/.test(text)) return 0;
+  if (/\bnearest tenth\b/.test(text)) return 1;
+  if (/\bnearest hundredth\b|\bnearest cent\b/.test(text)) return 2;
+  return null;
+}
+
+function readKind(main: string, whole: string): QuantityKind | null {
+  if (/^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(main))
+    return 'yes_no';
+  if (/\bper (?:diluted |basic )?share\b|\beps\b|\bearnings per\b/.test(main)) return 'per_share';
+  if (/\bdays\b|\bdso\b|\bdpo\b|\bdio\b|\bcash conversion cycle\b/.test(main)) return 'days';
+  if (/\bexpressed as a decimal\b|\bas a decimal\b|\bin decimal\b/.test(whole)) return 'ratio';
+  if (
+    /%|\bpercent(?:s|age)?\b|\bper cent\b|\bmargin\b|\bcagr\b|\bgrowth rate\b|\brate of (?:growth|return)\b|\b(?:tax|interest|growth) rate\b|\breturn on\b|\byield\b/.test(
+      main,
+    )
+  )
+    return 'percent';
+  if (
+    /\bratio\b|\bturnover\b|\bhow many times\b|\btimes\b|\bmultiple\b|\bcoverage\b|\bdivided by\b|\bproportion\b|\bx\b/.test(
+      main,
+    )
+  )
+    return 'ratio';
+  if (/\bnumber of\b|\bhow many\b|\bheadcount\b|\bshares outstanding\b/.test(main)) return 'count';
+  if (
+    /\busd\b|\$|\bdollars?\b|\b(?:thousands|millions|billions)\b|\bamount\b|\brevenues?\b|\bsales\b|\bincome\b|\bearnings\b|\bprofit\b|\bexpenditures?\b|\bcapex\b|\bcash\b|\bassets\b|\bliabilities\b|\bdebt\b|\bequity\b|\bexpenses?\b|\bcosts?\b|\bcogs\b|\bpayables?\b|\breceivables?\b|\binventor(?:y|ies)\b|\bebitda\b|\bdividends?\b|\bworking capital\b|\bcapital\b|\bgoodwill\b|\bdepreciation\b|\bamortization\b|\bprovision\b|\brepurchases?\b|\bbuybacks?\b|\bborrowings?\b/.test(
+      main,
+    )
+  )
+    return 'currency_amount';
+  return null;
+}
+
+const CHANGE_WORDS =
+  /\bchanged?\b|\bchanges\b|\bgrowth\b|\bgr[eo]w(?:n)?\b|\bincreased?\b|\bdecreased?\b|\bdecline[ds]?\b|\bdrop(?:ped)?\b|\bfell\b|\brose\b|\byear[- ]over[- ]year\b|\byoy\b/;
+
+function readOperation(main: string, whole: string, def: Definition | null): Operation | null {
+  if (/\bcagr\b|\bcompound(?:ed)? annual growth\b/.test(main)) return 'cagr';
+  if (/(?<!weighted[- ])\baverage\b|\bmean\b/.test(main)) return 'average';
+  const percentAsked =
+    /%|\bpercent(?:s|age)?\b|\bper cent\b|\bgrowth rate\b|\brate of growth\b/.test(main) ||
+    /\bin (?:units of )?percents?\b/.test(whole);
+  if (/\bdifference\b/.test(main)) {
+    // "difference between FY2019 and FY2020" is a change of one figure over time; between two
+    // figures ("between revenue and cost of sales") it is a difference of the two.
+    const Y = String.raw`(?:the )?(?:fiscal (?:year )?|fy\s?)?(?:19|20)\d{2}`;
+    const overTime = new RegExp(String.raw`\b(?:between ${Y} and ${Y}|from ${Y} to ${Y})\b`).test(
+      main,
+    );
+    if (!overTime) return 'difference';
+    return percentAsked ? 'percent_change' : 'change';
+  }
+  if (CHANGE_WORDS.test(main)) {
+    if (/\bgrowth\b|\bgr[eo]w(?:n)?\b/.test(main) && !/\b(?:usd|dollars?|\$)\b|\$/.test(main))
+      return 'percent_change';
+    return percentAsked ? 'percent_change' : 'change';
+  }
+  if (/\bminus\b|\bless\b(?! than)|\bnet of\b|\bsubtract/.test(main)) return 'difference';
+  if (/\bsum of\b|\bcombined\b|\bcumulative\b|\bin aggregate\b|\badded together\b/.test(main))
+    return 'sum';
+  // An inline definition is checked against the delivered formula itself (answer-form.ts);
+  // it does not change what kind of operation the question asks for.
+  void def;
+  if (
+    /\bdivided by\b|\bratio\b|\bas an? (?:%|percent(?:age)?) of\b|\b(?:%|percent(?:age)?) of\b|\bmargin\b|\bturnover\b|\btimes\b|\brate\b|\byield\b|\breturn on\b|\bcoverage\b/.test(
+      main,
+    )
+  )
+    return 'quotient';
+  // No operation cue at all: the question asks for a figure as it stands.
+  return 'level';
+}
+
+interface PeriodCue {
+  year: number;
+  quarter: number | null;
+  at: number;
+}
+
+function readPeriodCues(main: string): PeriodCue[] {
+  const out: PeriodCue[] = [];
+  const re =
+    /\b(?:(q[1-4])|(first|second|third|fourth) quarter)?(?:\s*(?:of|in)?\s*)?(?:fy\s?|fiscal\s+(?:year\s+)?|the year\s+)?((?:19|20)\d{2})\b|\bfy\s?'?(\d{2})\b/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(main)) !== null) {
+    const year = m[3] ? Number(m[3]) : 2000 + Number(m[4]);
+    const quarter = m[1]
+      ? Number(m[1].slice(1))
+      : m[2]
+        ? { first: 1, second: 2, third: 3, fourth: 4 }[m[2] as 'first']
+        : null;
+    out.push({ year, quarter, at: m.index });
+  }
+  return out;
+}
+
+function label(c: { year: number; quarter: number | null }): string {
+  return c.quarter ? `Q${c.quarter} FY${c.year}` : `FY${c.year}`;
+}
+
+function readPeriods(
+  main: string,
+  op: Operation | null,
+): { periods: string[] | null; periodCount: number | null } {
+  const cues = readPeriodCues(main);
+  const years = [...new Set(cues.map((c) => c.year))].sort((a, b) => a - b);
+  const counted =
+    /\b(\w+)[- ](?:fiscal[- ])?years?[- ](?:average|total|sum|period|cagr)\b|\b(?:average|total|sum) (?:over|of) (?:the )?(?:last |past )?(\w+) (?:fiscal )?years\b/.exec(
+      main,
+    );
+  const n = count(counted?.[1] ?? counted?.[2]);
+  if (cues.some((c) => c.quarter !== null)) {
+    // Quarters: only a single quarter, or two named points of a change, are read.
+    const labels = [...new Set(cues.map(label))];
+    if (labels.length === 1 && (op === 'level' || op === 'quotient'))
+      return { periods: labels, periodCount: 1 };
+    return { periods: null, periodCount: null };
+  }
+  if (years.length === 0) return { periods: null, periodCount: n };
+  const first = years[0]!;
+  const last = years[years.length - 1]!;
+  if (op === 'average' || op === 'sum') {
+    // "FY2017 - FY2019", "between FY2017 and FY2019", "FY2017, FY2018 and FY2019": every year of the span.
+    if (years.length === 1) return { periods: null, periodCount: n };
+    const span = Array.from({ length: last - first + 1 }, (_, i) => `FY${first + i}`);
+    return { periods: span, periodCount: n ?? span.length };
+  }
+  if (op === 'change' || op === 'percent_change' || op === 'cagr') {
+    if (years.length < 2) return { periods: null, periodCount: null };
+    return { periods: [`FY${first}`, `FY${last}`], periodCount: 2 };
+  }
+  if (years.length === 1) return { periods: [`FY${first}`], periodCount: 1 };
+  return { periods: null, periodCount: null };
+}
+
+function readCurrency(main: string, kind: QuantityKind | null): string | null {
+  if (kind !== 'currency_amount' && kind !== 'per_share') return null;
+  if (/\busd\b|\$|\bus dollars?\b|\bdollars?\b/.test(main)) return 'USD';
+  return null;
+}
+
+/** The cue reader's asked form for a question. */
+export function readAskedFormByCues(question: string): AnswerForm {
+  const whole = tokenize(question);
+  const { main, definitionText } = splitDefinition(whole);
+  const definition = readDefinition(definitionText);
+  let kind = readKind(main, whole);
+  // "X defined as A divided by B" with no unit cue: a quotient of two amounts is a ratio.
+  if (kind === 'currency_amount' && definition?.operator === '/' && !/%|percent/.test(whole))
+    kind = 'ratio';
+  // A quotient the question defines is a percent only when the question says percent; a
+  // name such as "return on assets" or "margin" does not outweigh the definition.
+  const percentSaid = /%|\bpercent(?:s|age)?\b|\bper cent\b/.test(whole);
+  if (definition?.operator === '/' && (kind === null || kind === 'percent'))
+    kind = percentSaid ? 'percent' : 'ratio';
+  const op = readOperation(main, whole, definition);
+  if (op === 'percent_change' || op === 'cagr') kind = 'percent';
+  const { periods, periodCount } = readPeriods(main, op);
+  const scale = readScale(whole);
+  return {
+    kind,
+    scale: kind === 'currency_amount' || kind === 'count' || kind === null ? scale : null,
+    currency: readCurrency(whole, kind),
+    rounding: readRounding(whole),
+    periods,
+    periodCount,
+    operation: canonicalOperation(kind, op),
+    definition,
+  };
+}
