@@ -34,6 +34,19 @@ describe('grading against gold answers', () => {
     ['Yes', 'Yes, the margins were consistent', true],
     ['No', 'Yes, the margins were consistent', false],
     ['no figure here', '$100.00', false],
+    // Rounding "as the gold is printed" happens in the gold's units, never at its scale word:
+    // both would round to 0 billions, yet they are different answers.
+    ['$348 million', '$1,028 million', false],
+    ['$7,017 million', '$1,378 million', false],
+    ['$1.42 billion', '$5.67 billion', false],
+    ['$1,378 million', '$1,378 million', true],
+    ['$1.378 billion', '$1,378 million', true],
+    ['$0.389 billion', '$0.39 billion', true],
+    ['$0.39 billion', '$0.40 billion', false],
+    // A percent is not an amount or a bare ratio, whatever the digits.
+    ['34.8%', '$479 million', false],
+    ['$12.3 million', '12.3%', false],
+    ['0.85', '85%', false],
   ])('%s against gold %s → %s', (ours, gold, correct) => {
     expect(gradeAnswer(ours, gold).correct).toBe(correct);
   });

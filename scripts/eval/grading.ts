@@ -45,18 +45,31 @@ export function numbersOf(text: string): GoldNumber[] {
   return out;
 }
 
-function close(ours: number, gold: GoldNumber, goldValue: number): boolean {
+/**
+ * Within 1% relative, or equal once both are rounded as the gold is printed: in the gold's
+ * own units (`unit` is 1 for the printed figure, the gold's scale for the scaled value), so
+ * "$348 million" never equals "$1,028 million" by both rounding to 0 billions.
+ */
+function close(ours: number, gold: GoldNumber, goldValue: number, unit: number): boolean {
   if (goldValue === 0) return Math.abs(ours) < 1e-9;
   if (Math.abs(ours - goldValue) / Math.abs(goldValue) <= 0.01) return true;
   const f = 10 ** gold.decimals;
-  return Math.round(ours * (f / gold.scale)) / f === Math.round((goldValue / gold.scale) * f) / f;
+  return Math.round((ours / unit) * f) === Math.round((goldValue / unit) * f);
 }
 
-/** Is one delivered number consistent with a gold number, under any printed interpretation? */
+/**
+ * Is one delivered number consistent with a gold number, under any printed interpretation?
+ * A percent is never the same answer as an amount or a bare ratio, whatever the digits.
+ */
 export function numberMatches(ours: GoldNumber, gold: GoldNumber): boolean {
+  if (ours.percent !== gold.percent) return false;
   const candidates = new Set([ours.value, ours.value * ours.scale]);
-  const goldValues = new Set([gold.value, gold.value * gold.scale]);
-  for (const o of candidates) for (const g of goldValues) if (close(o, gold, g)) return true;
+  const goldValues: [number, number][] = [
+    [gold.value, 1],
+    [gold.value * gold.scale, gold.scale],
+  ];
+  for (const o of candidates)
+    for (const [g, unit] of goldValues) if (close(o, gold, g, unit)) return true;
   return false;
 }
 
