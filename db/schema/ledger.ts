@@ -98,7 +98,10 @@ export const journalEntries = pgTable(
     status: text('status').$type<(typeof ENTRY_STATUSES)[number]>().notNull().default('draft'),
     /** A correction is a reversal entry pointing at the original; at most one per original. */
     reversalOf: text('reversal_of').references((): AnyPgColumn => journalEntries.id),
-    submissionId: text('submission_id').references(() => gatewaySubmissions.id),
+    /** Every entry is posted by an applied gateway submission (checked at commit, 0006). */
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => gatewaySubmissions.id),
     sourceRef: text('source_ref'),
     postedAt: timestamp('posted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -59,7 +59,7 @@ export async function bringUpPlatform(opts: { poolSize?: number } = {}): Promise
     DB_POOL_SIZE: opts.poolSize ?? 4,
   });
   stops.push(database.close);
-  await runMigrations(database.db);
+  await runMigrations(database);
   return {
     cfg,
     database,

@@ -30,7 +30,7 @@ export async function createTestDatabase(): Promise<Database> {
   const database = await openDatabase(
     parseConfig({ DATABASE_URL: withDatabase(adminUrl(), name), DB_POOL_SIZE: '8' }),
   );
-  await runMigrations(database.db);
+  await runMigrations(database);
   return {
     ...database,
     async close() {
