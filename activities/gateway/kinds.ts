@@ -702,7 +702,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
               await tx
                 .update(bankAccounts)
                 .set({ retiredAt: sql`now()` })
-                .where(eq(bankAccounts.id, current.id));
+                .where(and(eq(bankAccounts.orgId, ctx.orgId), eq(bankAccounts.id, current.id)));
               effects.push({ entityType: 'bank_account', entityId: current.id, action: 'retired' });
             }
             await tx
@@ -761,7 +761,13 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
               matchedBySubmission: ctx.submissionId,
               matchedAt: sql`now()`,
             })
-            .where(and(eq(bankLines.id, p.bankLineId), sql`${bankLines.matchedEntryId} is null`))
+            .where(
+              and(
+                eq(bankLines.orgId, ctx.orgId),
+                eq(bankLines.id, p.bankLineId),
+                sql`${bankLines.matchedEntryId} is null`,
+              ),
+            )
             .returning({ id: bankLines.id });
           if (done.length === 0)
             throw new GatewayRefusal(

@@ -98,8 +98,9 @@ const ChainRowSchema = z.object({
 });
 
 export const AuditBreakSchema = z.object({
-  /** edited: the row's content no longer matches its hash; deleted: a row is missing before
-   *  it; reordered: its predecessor in the chain is not the row it was chained to. */
+  /** edited: the row's content no longer matches its hash (or it was re-hashed, so the next
+   *  row's link no longer matches it); deleted: rows are missing before it; reordered: an
+   *  intact row stands at another place than the one it was chained at. */
   kind: z.enum(['edited', 'deleted', 'reordered']),
   id: z.number(),
   orgSeq: z.string(),
@@ -140,8 +141,8 @@ export async function verifyAuditChain(q: Q, orgId: string): Promise<AuditVerifi
       createdAt: r.created_at_text,
       prevHash: r.prev_hash,
     });
-  const byHash = new Map(rows.map((r) => [r.row_hash, r]));
   let prev = GENESIS_HASH;
+  let prevRow: (typeof rows)[number] | undefined;
   let expectedSeq = 1n;
   const done = (firstBreak: AuditVerification['firstBreak']): AuditVerification => ({
     orgId,
@@ -154,30 +155,34 @@ export async function verifyAuditChain(q: Q, orgId: string): Promise<AuditVerifi
     const at = { id: r.id, orgSeq: r.org_seq };
     const what = `row ${r.id} (#${r.org_seq}, ${r.event} on ${r.subject_type} ${r.subject_id})`;
     if (hashAt(r, r.org_seq) !== r.row_hash) {
-      const linked = r.prev_hash === GENESIS_HASH ? '0' : byHash.get(r.prev_hash)?.org_seq;
-      const home = linked === undefined ? undefined : (BigInt(linked) + 1n).toString();
+      // An intact row that was moved hashes right at the place it was chained at.
+      let home: string | undefined;
+      for (let seq = 1; seq <= rows.length + 1 && home === undefined; seq++)
+        if (String(seq) !== r.org_seq && hashAt(r, String(seq)) === r.row_hash) home = String(seq);
       return done(
-        home !== undefined && home !== r.org_seq && hashAt(r, home) === r.row_hash
+        home !== undefined
           ? { kind: 'reordered', ...at, detail: `${what} was chained as #${home}` }
           : { kind: 'edited', ...at, detail: `${what} does not match its hash` },
       );
     }
     if (r.prev_hash !== prev) {
       const seq = BigInt(r.org_seq);
-      return done(
-        seq > expectedSeq
-          ? {
-              kind: 'deleted',
-              ...at,
-              detail: `row(s) #${expectedSeq}${seq - 1n > expectedSeq ? `–#${seq - 1n}` : ''} missing before ${what}`,
-            }
-          : {
-              kind: 'reordered',
-              ...at,
-              detail: `${what} is not chained to the row before it (#${expectedSeq - 1n})`,
-            },
-      );
+      if (seq > expectedSeq || !prevRow)
+        return done({
+          kind: 'deleted',
+          ...at,
+          detail: `row(s) #${expectedSeq}${seq - 1n > expectedSeq ? `–#${seq - 1n}` : ''} missing before ${what}`,
+        });
+      // The row before it hashes correctly but is not the row this one was chained to: it was
+      // rewritten and re-hashed.
+      return done({
+        kind: 'edited',
+        id: prevRow.id,
+        orgSeq: prevRow.org_seq,
+        detail: `row ${prevRow.id} (#${prevRow.org_seq}) is not the row #${r.org_seq} was chained to: rewritten and re-hashed`,
+      });
     }
+    prevRow = r;
     prev = r.row_hash;
     expectedSeq = BigInt(r.org_seq) + 1n;
   }

@@ -182,7 +182,7 @@ export async function trialBalance(q: Q, orgId: string, asOf?: string): Promise<
     select a.id as account_id, a.code, a.name, a.type, l.currency, sum(l.debit)::text as debits, sum(l.credit)::text as credits
     from ${journalLines} l
     join ${journalEntries} e on e.id = l.entry_id and e.status = 'posted'
-    join ${accounts} a on a.id = l.account_id
+    join ${accounts} a on a.org_id = l.org_id and a.id = l.account_id
     where l.org_id = ${orgId} ${asOf ? sql`and e.entry_date <= ${asOf}` : sql``}
     group by a.id, a.code, a.name, a.type, l.currency
     order by l.currency, a.code`);
