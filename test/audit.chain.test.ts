@@ -12,6 +12,7 @@ import {
   verifyAuditChain,
 } from '../db/repositories/audit';
 import { ensureOrganization } from '../db/repositories/organizations';
+import { registerSubmission } from '../db/repositories/gateway';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import {
   APPROVER_1,
@@ -111,6 +112,45 @@ describe('the hash-chained audit log', () => {
     expect(v).toMatchObject({ ok: true, firstBreak: null });
     const head = await auditHead(database.db, ORG);
     expect(head).toMatchObject({ orgId: ORG, rows: v.rows, hash: v.head, orgSeq: String(v.rows) });
+  });
+
+  it('a registered submission always has its "submitted" row: they commit in one statement', async () => {
+    // The activity dying right after registering (before any audit call of its own) used to
+    // leave a submission without it; now the row is written by the insert that registers it.
+    const id = `gateway:${ORG}:crash-after-register`;
+    const { created } = await registerSubmission(database.db, {
+      id,
+      orgId: ORG,
+      idempotencyKey: 'crash-after-register',
+      workflowId: id,
+      runId: 'run-1',
+      kind: 'journal.post',
+      payload: { memo: 'x' },
+      submitter: { kind: 'user', userId: 'bob' },
+      submitterKind: 'user',
+      submitterUserId: 'bob',
+      riskScore: 0,
+      lane: 'low',
+      rulesFired: [],
+      requiredApprovals: 0,
+      status: 'approved',
+    });
+    expect(created).toBe(true);
+    // A retried evaluation finds the registration and writes nothing twice.
+    const g = directGateway(database.db);
+    const w = journalPost({ key: 'retried-evaluation', amount: '12' });
+    await g.evaluate(w);
+    await g.evaluate(w);
+    for (const [subject, events] of [
+      [id, ['submitted']],
+      [`gateway:${ORG}:retried-evaluation`, ['submitted']],
+    ] as const)
+      expect(
+        (await auditTrail(database.db, ORG, 'gateway_submission', subject)).map((t) => [
+          t.event,
+          t.actor,
+        ]),
+      ).toEqual(events.map((e) => [e, 'user:bob']));
   });
 
   it('stays one unbroken chain per org under concurrent writers', async () => {
