@@ -28,9 +28,9 @@ const RAW_SUBMISSION: Record<string, string> = {
   [ORG]: `raw-applied-${ORG}`,
   [OTHER_ORG]: `raw-applied-${OTHER_ORG}`,
 };
-const appliedSubmissionSql = (org: string) =>
+const approvedSubmissionSql = (org: string) =>
   `insert into gateway_submissions (id, org_id, idempotency_key, workflow_id, run_id, kind, payload, submitter, submitter_kind, submitter_user_id, risk_score, lane, rules_fired, required_approvals, status)
-   values ('${RAW_SUBMISSION[org]}', '${org}', 'raw', 'raw', 'raw', 'journal.post', '{}', '{}', 'user', 'olga', 0, 'low', '[]', 0, 'applied')`;
+   values ('${RAW_SUBMISSION[org]}', '${org}', 'raw', 'raw', 'raw', 'journal.post', '{}', '{}', 'user', 'olga', 0, 'low', '[]', 0, 'approved')`;
 let pg: PgClient;
 
 beforeAll(async () => {
@@ -42,7 +42,15 @@ beforeAll(async () => {
   // left between an owner session and unbalanced or rewritten books.
   pg = new PgClient({ connectionString: database.ownerUrl });
   await pg.connect();
-  for (const org of [ORG, OTHER_ORG]) await pg.query(appliedSubmissionSql(org));
+  for (const org of [ORG, OTHER_ORG]) {
+    await pg.query('begin');
+    await pg.query(approvedSubmissionSql(org));
+    await pg.query(`select gateway_begin_apply('${RAW_SUBMISSION[org]}')`);
+    await pg.query(
+      `update gateway_submissions set status = 'applied' where id = '${RAW_SUBMISSION[org]}'`,
+    );
+    await pg.query('commit');
+  }
 });
 afterAll(async () => {
   await pg?.end();

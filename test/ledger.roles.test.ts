@@ -268,6 +268,15 @@ describe('the runtime role', () => {
          values ('forged', '${ORG}', 'forged', 'forged', 'forged', 'journal.post', '{}', '{}', 'user', '${CLERK}', 90, 'high', '[]', 0, 'approved')`,
       ]),
     ).toMatchObject({ code: '23514' });
+    expect(
+      await refused(runtime, [
+        `insert into gateway_submissions (id, org_id, idempotency_key, workflow_id, run_id, kind, payload, submitter, submitter_kind, submitter_user_id, risk_score, lane, rules_fired, required_approvals, status)
+         values ('forged-2', '${ORG}', 'forged-2', 'forged-2', 'forged-2', 'journal.post', '{}', '{}', 'user', '${CLERK}', 0, 'low', '[]', 0, 'applied')`,
+      ]),
+    ).toMatchObject({
+      code: '42501',
+      message: 'gateway submission forged-2 cannot be registered as applied',
+    });
     expect((await getSubmission(database.db, pending))?.status).toBe('awaiting_approval');
   });
 

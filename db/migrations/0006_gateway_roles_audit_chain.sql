@@ -220,6 +220,15 @@ CREATE CONSTRAINT TRIGGER journal_entries_applied_submission AFTER INSERT OR UPD
 CREATE OR REPLACE FUNCTION gateway_submission_guard() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
+  IF TG_OP = 'INSERT' THEN
+    -- A submission is born waiting or approved; every later state is reached by an UPDATE
+    -- that this trigger and the audit trigger see.
+    IF NEW.status NOT IN ('awaiting_approval', 'approved') THEN
+      RAISE EXCEPTION 'gateway submission % cannot be registered as %', NEW.id, NEW.status
+        USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'gateway_submission_immutable';
+    END IF;
+    RETURN NEW;
+  END IF;
   IF (NEW.id, NEW.org_id, NEW.idempotency_key, NEW.kind, NEW.payload, NEW.submitter, NEW.submitter_kind,
       NEW.submitter_user_id, NEW.agent_type, NEW.agent_instance_id, NEW.operator_user_id, NEW.source_ref, NEW.created_at)
      IS DISTINCT FROM
@@ -242,7 +251,7 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
-CREATE TRIGGER gateway_submissions_guard BEFORE UPDATE ON gateway_submissions
+CREATE TRIGGER gateway_submissions_guard BEFORE INSERT OR UPDATE ON gateway_submissions
   FOR EACH ROW EXECUTE FUNCTION gateway_submission_guard();
 --> statement-breakpoint
 
