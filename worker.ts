@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const cfg = loadConfig();
   Runtime.install({ logger: new DefaultLogger(cfg.LOG_LEVEL as LogLevel) });
   const database = await openDatabase(cfg);
-  await runMigrations(database.db);
+  await runMigrations(database);
   const { worker, connection } = await createWorker({
     cfg,
     database,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { loadConfig } from '../config/env';
 import { openDatabase } from '../db/connection';
 import { authenticateToken } from '../db/repositories/organizations';
+import { auditHead, auditedOrgs, verifyAuditChain } from '../db/repositories/audit';
 import { AnalysisClient } from './analysis-client';
 import { GatewayClient } from './gateway-client';
 import { connectClient } from './temporal-connection';
@@ -25,7 +26,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
   gateway approve --org ORG --key IDEMPOTENCY_KEY --user USER_ID --token TOKEN [--note TEXT]
   gateway reject  --org ORG --key IDEMPOTENCY_KEY --user USER_ID --token TOKEN --note TEXT
   gateway changes --agent-instance ID [--org ORG]
-  gateway trial-balance --org ORG [--as-of YYYY-MM-DD]`;
+  gateway trial-balance --org ORG [--as-of YYYY-MM-DD]
+  audit verify [--org ORG]   (every org when omitted; exit code 3 when a chain is broken)
+  audit head   --org ORG     (the chain head to anchor outside the database)`;
 
 const Args = z.object({
   org: z.string().min(1).optional(),
@@ -63,8 +66,8 @@ async function main(argv: string[]): Promise<void> {
   // `gateway <sub>` is one command with its own subcommand.
   const [first, ...afterFirst] = argv;
   const [command, rest] =
-    first === 'gateway'
-      ? [`gateway ${afterFirst[0] ?? ''}`, afterFirst.slice(1)]
+    first === 'gateway' || first === 'audit'
+      ? [`${first} ${afterFirst[0] ?? ''}`, afterFirst.slice(1)]
       : [first, afterFirst];
   const { values } = parseArgs({
     args: rest,
@@ -80,6 +83,7 @@ async function main(argv: string[]): Promise<void> {
   if (!parsed.success) throw InvalidRequestError.fromZod('arguments', parsed.error);
   const a = parsed.data;
   const cfg = loadConfig();
+  if (command === 'audit verify' || command === 'audit head') return audit(command, a.org);
   const client = await connectClient(cfg);
   const analysis = new AnalysisClient(client, cfg.TEMPORAL_TASK_QUEUE);
   const print = (v: unknown) => console.log(JSON.stringify(v, null, 2));
@@ -204,6 +208,27 @@ async function main(argv: string[]): Promise<void> {
     }
   } finally {
     await client.connection.close();
+  }
+}
+
+/** The audit chain needs only the database, not Temporal. */
+async function audit(command: 'audit verify' | 'audit head', org: string | undefined) {
+  const database = await openDatabase(loadConfig());
+  const print = (v: unknown) => console.log(JSON.stringify(v, null, 2));
+  try {
+    if (command === 'audit head') return print(await auditHead(database.db, need(org, 'org')));
+    const orgs = org ? [org] : await auditedOrgs(database.db);
+    const results = [];
+    for (const o of orgs) results.push(await verifyAuditChain(database.db, o));
+    print(results);
+    const broken = results.filter((r) => !r.ok);
+    for (const r of broken)
+      console.error(
+        `audit chain of ${r.orgId} is broken: ${r.firstBreak?.kind} — ${r.firstBreak?.detail}`,
+      );
+    if (broken.length > 0) process.exitCode = 3;
+  } finally {
+    await database.close();
   }
 }
 

@@ -29,6 +29,18 @@ const EnvSchema = z.object({
       'a postgres:// URL, e.g. postgres://user:pass@localhost:5432/countersign',
     )
     .optional(),
+  /**
+   * The platform's own connection (workers, API, CLI): the countersign_runtime role, which has
+   * no DDL and changes the books only through the gateway's database functions. Unset: the
+   * owner URL (DATABASE_URL or the embedded one) with user countersign_runtime and
+   * DATABASE_RUNTIME_PASSWORD. DATABASE_URL itself is the owner: it runs the migrations.
+   */
+  DATABASE_RUNTIME_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL for the countersign_runtime role')
+    .optional(),
+  /** Set by the migrate step on countersign_runtime; change it outside local development. */
+  DATABASE_RUNTIME_PASSWORD: z.string().min(8).default('countersign-runtime-local'),
   EMBEDDED_DB_DIR: z.string().default('.data/postgres'),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),

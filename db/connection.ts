@@ -9,16 +9,35 @@ export type Db = NodePgDatabase<typeof schema>;
 export interface Database {
   db: Db;
   pool: Pool;
+  /** What `db` is connected to: the runtime role's URL unless opened as the owner. */
   url: string;
+  /** The owner's URL: migrations (and tests playing an attacker with owner access) use it. */
+  ownerUrl: string;
   close(): Promise<void>;
+}
+
+/** The role the platform runs as (migration 0006 creates it; the migrate step enables login). */
+export const RUNTIME_ROLE = 'countersign_runtime';
+
+/** DATABASE_RUNTIME_URL, or the owner URL with the runtime role and its configured password. */
+export function runtimeUrlFor(cfg: AppConfig, ownerUrl: string): string {
+  if (cfg.DATABASE_RUNTIME_URL) return cfg.DATABASE_RUNTIME_URL;
+  const u = new URL(ownerUrl);
+  u.username = RUNTIME_ROLE;
+  u.password = cfg.DATABASE_RUNTIME_PASSWORD;
+  return u.toString();
 }
 
 /**
  * Connects to DATABASE_URL, or to the embedded PostgreSQL of EMBEDDED_DB_DIR: the one already
  * running for that folder (started by another process of ours), else one started here and
- * stopped on close.
+ * stopped on close. As the runtime role unless `as: 'owner'` (the pool connects lazily, so
+ * migrating right after opening — runMigrations(database) — works on a fresh database).
  */
-export async function openDatabase(cfg: AppConfig): Promise<Database> {
+export async function openDatabase(
+  cfg: AppConfig,
+  opts: { as?: 'owner' | 'runtime' } = {},
+): Promise<Database> {
   let url = cfg.DATABASE_URL;
   let embedded: EmbeddedPostgres | undefined;
   if (url === undefined) {
@@ -28,6 +47,8 @@ export async function openDatabase(cfg: AppConfig): Promise<Database> {
     });
     url = embedded.url;
   }
+  const ownerUrl = url;
+  if (opts.as !== 'owner') url = runtimeUrlFor(cfg, ownerUrl);
   const pool = new Pool({
     connectionString: url,
     max: cfg.DB_POOL_SIZE ?? 10,
@@ -42,6 +63,7 @@ export async function openDatabase(cfg: AppConfig): Promise<Database> {
     db,
     pool,
     url,
+    ownerUrl,
     async close() {
       await pool.end();
       await embedded?.stop();

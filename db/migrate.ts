@@ -1,19 +1,81 @@
 import { resolve } from 'node:path';
+import { Client as PgClient, Pool } from 'pg';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import type { Db } from './connection';
+import { RUNTIME_ROLE, type Database, type Db } from './connection';
 
 export const MIGRATIONS_FOLDER = resolve(__dirname, 'migrations');
 
 /**
- * Applies the committed migrations (never `drizzle-kit push`). An advisory lock makes it safe
- * when several workers start at once: the first applies, the others find nothing to do.
+ * Applies the committed migrations (never `drizzle-kit push`) as the owner, then makes sure the
+ * runtime role can log in with the configured password. An advisory lock makes it safe when
+ * several workers start at once: the first applies, the others find nothing to do.
  */
-export async function runMigrations(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(72657301)`);
-    await migrate(tx as unknown as Db, { migrationsFolder: MIGRATIONS_FOLDER });
-  });
+export async function runMigrations(database: Pick<Database, 'url' | 'ownerUrl'>): Promise<void> {
+  const pool = new Pool({ connectionString: database.ownerUrl, max: 1 });
+  pool.on('error', () => undefined);
+  try {
+    const owner: Db = drizzle(pool) as unknown as Db;
+    await owner.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(72657301)`);
+      await migrate(tx as unknown as Db, { migrationsFolder: MIGRATIONS_FOLDER });
+    });
+    if (database.url !== database.ownerUrl) await enableRuntimeLogin(pool, database.url);
+  } finally {
+    await pool.end();
+  }
+}
+
+async function canConnect(url: string): Promise<{ ok: true } | { ok: false; code: string }> {
+  const c = new PgClient({ connectionString: url });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    await c.query('select 1');
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, code: String((err as { code?: unknown }).code ?? 'unknown') };
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The role is cluster-wide and has no LOGIN when a migration creates it: give it LOGIN and the
+ * configured password, unless the runtime URL already connects (another database of the
+ * cluster did it, or an operator manages the role). Other migrating processes may alter the
+ * role at the same moment ("tuple concurrently updated"): retried.
+ */
+async function enableRuntimeLogin(owner: Pool, runtimeUrl: string): Promise<void> {
+  const first = await canConnect(runtimeUrl);
+  if (first.ok) return;
+  const u = new URL(runtimeUrl);
+  if (decodeURIComponent(u.username) !== RUNTIME_ROLE)
+    throw new Error(
+      `DATABASE_RUNTIME_URL connects as ${u.username}, which cannot log in (${first.code}); make it a LOGIN member of ${RUNTIME_ROLE}`,
+    );
+  const client = await owner.connect();
+  try {
+    const literal = client.escapeLiteral(decodeURIComponent(u.password));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(`alter role ${RUNTIME_ROLE} login password ${literal}`);
+        break;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
+  } catch (err) {
+    throw new Error(
+      `cannot enable login for ${RUNTIME_ROLE} (${first.code}): the migrating role needs CREATEROLE, or set DATABASE_RUNTIME_URL to a role that can log in: ${(err as Error).message}`,
+    );
+  } finally {
+    client.release();
+  }
+  const after = await canConnect(runtimeUrl);
+  if (!after.ok) throw new Error(`${RUNTIME_ROLE} still cannot connect (${after.code})`);
 }
 
 if (require.main === module) {
@@ -22,7 +84,7 @@ if (require.main === module) {
     const { openDatabase } = await import('./connection');
     const database = await openDatabase(loadConfig());
     try {
-      await runMigrations(database.db);
+      await runMigrations(database);
       console.log('migrations applied');
     } finally {
       await database.close();

@@ -91,7 +91,7 @@ async function benchGateway(n: number, concurrency: number): Promise<GatewayBenc
     };
     const database = await openDatabase({ ...runCfg, DB_POOL_SIZE: 16 });
     stops.push(database.close);
-    await runMigrations(database.db);
+    await runMigrations(database);
     const org = `bench-${Date.now().toString(36)}`;
     await ensureOrganization(database.db, { id: org, name: 'Bench Org' });
     await seedDefaultChart(database.db, org);

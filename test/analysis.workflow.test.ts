@@ -119,7 +119,7 @@ describe('analysis workflow on the dev server', () => {
       'validation',
       'outcome:delivered',
     ]);
-    expect((await getResult(env.database.db, req.requestId))?.outcome).toBe('delivered');
+    expect((await getResult(env.database.db, req.orgId, req.requestId))?.outcome).toBe('delivered');
   });
 
   it('routes a low-confidence extraction to review, with the reason', async () => {

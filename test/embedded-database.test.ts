@@ -21,7 +21,7 @@ describe('embedded database end to end', () => {
     const cfg = parseConfig(env);
     expect(cfg.embeddedDatabase).toBe(true);
     database = await openDatabase(cfg);
-    await runMigrations(database.db);
+    await runMigrations(database);
     await seedOrgs(database.db);
     worker = await startTestWorker(database);
   });

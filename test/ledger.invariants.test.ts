@@ -22,14 +22,35 @@ import {
 } from './gateway.fixtures';
 
 let database: Database;
+
+/** An applied submission per org that the raw entries below name (a posted entry needs one). */
+const RAW_SUBMISSION: Record<string, string> = {
+  [ORG]: `raw-applied-${ORG}`,
+  [OTHER_ORG]: `raw-applied-${OTHER_ORG}`,
+};
+const approvedSubmissionSql = (org: string) =>
+  `insert into gateway_submissions (id, org_id, idempotency_key, workflow_id, run_id, kind, payload, submitter, submitter_kind, submitter_user_id, risk_score, lane, rules_fired, required_approvals, status)
+   values ('${RAW_SUBMISSION[org]}', '${org}', 'raw', 'raw', 'raw', 'journal.post', '{}', '{}', 'user', 'olga', 0, 'low', '[]', 0, 'approved')`;
 let pg: PgClient;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedGatewayOrgs(database.db);
   await warmAccounts(database.db, ['6200', '1010']);
-  pg = new PgClient({ connectionString: database.url });
+  // These checks play someone who bypasses the code with the owner's access: the runtime role
+  // cannot even INSERT into the ledger (test/ledger.roles.test.ts), so the triggers are what is
+  // left between an owner session and unbalanced or rewritten books.
+  pg = new PgClient({ connectionString: database.ownerUrl });
   await pg.connect();
+  for (const org of [ORG, OTHER_ORG]) {
+    await pg.query('begin');
+    await pg.query(approvedSubmissionSql(org));
+    await pg.query(`select gateway_begin_apply('${RAW_SUBMISSION[org]}')`);
+    await pg.query(
+      `update gateway_submissions set status = 'applied' where id = '${RAW_SUBMISSION[org]}'`,
+    );
+    await pg.query('commit');
+  }
 });
 afterAll(async () => {
   await pg?.end();
@@ -59,7 +80,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
 
   it('refuses an unbalanced entry at commit even when code is bypassed', async () => {
     const err = await sqlError([
-      `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('je-raw-1', '${ORG}', 'raw-1', '2025-03-01', 'raw')`,
+      `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo) values ('${RAW_SUBMISSION[ORG]}', 'je-raw-1', '${ORG}', 'raw-1', '2025-03-01', 'raw')`,
       `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('je-raw-1', '${ORG}', 1, '${acc('6200')}', 'USD', 100, 0), ('je-raw-1', '${ORG}', 2, '${acc('1010')}', 'USD', 0, 90)`,
       `update journal_entries set status = 'posted', posted_at = now() where id = 'je-raw-1'`,
     ]);
@@ -75,7 +96,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
 
   it('balances per currency: equal totals across two currencies are not enough', async () => {
     const err = await sqlError([
-      `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('je-raw-2', '${ORG}', 'raw-2', '2025-03-01', 'raw')`,
+      `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo) values ('${RAW_SUBMISSION[ORG]}', 'je-raw-2', '${ORG}', 'raw-2', '2025-03-01', 'raw')`,
       `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('je-raw-2', '${ORG}', 1, '${acc('6200')}', 'USD', 100, 0), ('je-raw-2', '${ORG}', 2, '${acc('1010')}', 'EUR', 0, 100)`,
       `update journal_entries set status = 'posted', posted_at = now() where id = 'je-raw-2'`,
     ]);
@@ -85,7 +106,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
   });
 
   it('refuses a line with both or neither side, or a negative amount', async () => {
-    const base = `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('je-raw-3', '${ORG}', 'raw-3', '2025-03-01', 'raw')`;
+    const base = `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo) values ('${RAW_SUBMISSION[ORG]}', 'je-raw-3', '${ORG}', 'raw-3', '2025-03-01', 'raw')`;
     const err = await sqlError([
       base,
       `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('je-raw-3', '${ORG}', 1, '${acc('6200')}', 'USD', -5, 0)`,
@@ -96,7 +117,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
 
   it('refuses a line on another org’s account', async () => {
     const err = await sqlError([
-      `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('je-raw-4', '${ORG}', 'raw-4', '2025-03-01', 'raw')`,
+      `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo) values ('${RAW_SUBMISSION[ORG]}', 'je-raw-4', '${ORG}', 'raw-4', '2025-03-01', 'raw')`,
       `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('je-raw-4', '${ORG}', 1, '${acc('6200', OTHER_ORG)}', 'USD', 5, 0)`,
     ]);
     expect(err.code).toBe('23503');
@@ -147,7 +168,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
 
     it('is reversed at most once, and the reversal must mirror it', async () => {
       const forged = await sqlError([
-        `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo, reversal_of) values ('je-raw-5', '${ORG}', 'raw-5', '2025-03-20', 'bad reversal', '${entryId}')`,
+        `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo, reversal_of) values ('${RAW_SUBMISSION[ORG]}', 'je-raw-5', '${ORG}', 'raw-5', '2025-03-20', 'bad reversal', '${entryId}')`,
         `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('je-raw-5', '${ORG}', 1, '${acc('6200')}', 'USD', 0, 1), ('je-raw-5', '${ORG}', 2, '${acc('1010')}', 'USD', 1, 0)`,
         `update journal_entries set status = 'posted', posted_at = now() where id = 'je-raw-5'`,
       ]);
@@ -165,7 +186,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
       await g.vote(rev.submissionId, APPROVER_1, 'approve');
       await g.apply(rev.submissionId);
       const twice = await sqlError([
-        `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo, reversal_of) values ('je-raw-6', '${ORG}', 'raw-6', '2025-03-20', 'second reversal', '${entryId}')`,
+        `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo, reversal_of) values ('${RAW_SUBMISSION[ORG]}', 'je-raw-6', '${ORG}', 'raw-6', '2025-03-20', 'second reversal', '${entryId}')`,
       ]);
       expect(twice.code).toBe('23505');
       expect(twice.message).toMatch(/journal_entries_one_reversal/);
@@ -185,7 +206,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
 
   it('refuses a second entry under the same idempotency key', async () => {
     const stmt = (id: string) =>
-      `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('${id}', '${ORG}', 'same-key', '2025-03-01', 'x')`;
+      `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo) values ('${RAW_SUBMISSION[ORG]}', '${id}', '${ORG}', 'same-key', '2025-03-01', 'x')`;
     await pg.query(stmt('je-raw-7'));
     const err = await sqlError([stmt('je-raw-8')]);
     expect(err.code).toBe('23505');
@@ -198,7 +219,7 @@ describe('ledger invariants enforced by PostgreSQL', () => {
       `insert into fiscal_periods (org_id, period, status) values ('${ORG}', '2024-11', 'closed')`,
     );
     const err = await sqlError([
-      `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('je-raw-9', '${ORG}', 'raw-9', '2024-11-30', 'late')`,
+      `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo) values ('${RAW_SUBMISSION[ORG]}', 'je-raw-9', '${ORG}', 'raw-9', '2024-11-30', 'late')`,
       `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('je-raw-9', '${ORG}', 1, '${acc('6200')}', 'USD', 5, 0), ('je-raw-9', '${ORG}', 2, '${acc('1010')}', 'USD', 0, 5)`,
       `update journal_entries set status = 'posted', posted_at = now() where id = 'je-raw-9'`,
     ]);
@@ -224,10 +245,10 @@ describe('ledger invariants enforced by PostgreSQL', () => {
     expect(await countEntries(database.db, ORG)).toBe(3);
   });
   it('serializes a posting and a period close in both lock orders', async () => {
-    const other = new PgClient({ connectionString: database.url });
+    const other = new PgClient({ connectionString: database.ownerUrl });
     await other.connect();
     const post = (id: string) => [
-      `insert into journal_entries (id, org_id, idempotency_key, entry_date, memo) values ('${id}', '${OTHER_ORG}', '${id}', '2025-07-10', 'race')`,
+      `insert into journal_entries (submission_id, id, org_id, idempotency_key, entry_date, memo) values ('${RAW_SUBMISSION[OTHER_ORG]}', '${id}', '${OTHER_ORG}', '${id}', '2025-07-10', 'race')`,
       `insert into journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit) values ('${id}', '${OTHER_ORG}', 1, '${acc('6200', OTHER_ORG)}', 'USD', 5, 0), ('${id}', '${OTHER_ORG}', 2, '${acc('1010', OTHER_ORG)}', 'USD', 0, 5)`,
       `update journal_entries set status = 'posted', posted_at = now() where id = '${id}'`,
     ];

@@ -68,9 +68,8 @@ export function createGatewayActivities({ db }: { db: Db }) {
             issues: err.issues,
             submitter: w.submitter,
           },
-        }).catch((auditErr: unknown) =>
-          log.warn('could not audit a refusal', { error: String(auditErr) }),
-        );
+        }); // not best-effort: if the row cannot be written, the activity retries
+
         throw err.toFailure();
       }
       const s = w.submitter;

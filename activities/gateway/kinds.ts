@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import {
+  accounts,
   bankAccounts,
   bankLines,
+  gatewayRiskSettings,
+  memberships,
+  users,
   bills,
   customers,
   payments,
@@ -11,6 +15,7 @@ import {
   vendors,
 } from '../../db/schema';
 import type { Role } from '../../db/schema';
+import { getRiskSettings } from '../../db/repositories/gateway';
 import {
   accountBySystemRole,
   findReversal,
@@ -143,6 +148,16 @@ async function systemAccount(q: Q, orgId: string, role: string): Promise<string>
       [{ path: 'payload', message: `no ${role} account in the chart` }],
     );
   return a.id;
+}
+
+async function holdsRole(q: Q, orgId: string, userId: string, role: Role): Promise<boolean> {
+  const rows = await q
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(
+      and(eq(memberships.orgId, orgId), eq(memberships.userId, userId), eq(memberships.role, role)),
+    );
+  return rows.length > 0;
 }
 
 function placeholders(...emails: (string | null | undefined)[]): string[] {
@@ -687,7 +702,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
               await tx
                 .update(bankAccounts)
                 .set({ retiredAt: sql`now()` })
-                .where(eq(bankAccounts.id, current.id));
+                .where(and(eq(bankAccounts.orgId, ctx.orgId), eq(bankAccounts.id, current.id)));
               effects.push({ entityType: 'bank_account', entityId: current.id, action: 'retired' });
             }
             await tx
@@ -746,7 +761,13 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
               matchedBySubmission: ctx.submissionId,
               matchedAt: sql`now()`,
             })
-            .where(and(eq(bankLines.id, p.bankLineId), sql`${bankLines.matchedEntryId} is null`))
+            .where(
+              and(
+                eq(bankLines.orgId, ctx.orgId),
+                eq(bankLines.id, p.bankLineId),
+                sql`${bankLines.matchedEntryId} is null`,
+              ),
+            )
             .returning({ id: bankLines.id });
           if (done.length === 0)
             throw new GatewayRefusal(
@@ -822,7 +843,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
     submitRoles: BOOKKEEPING,
     refs: () => [],
     async plan(ctx, p) {
-      const id = derivedId('terms', ctx.entryKey);
+      const id = p.paymentTermsId ?? derivedId('terms', ctx.entryKey);
       return {
         entries: [],
         facts: {},
@@ -856,6 +877,192 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
             .insert(bankAccounts)
             .values(bankRow(ctx, id, { ledgerAccountId: p.ledgerAccountId }, p.details));
           return [{ entityType: 'bank_account', entityId: id, action: 'created' }];
+        },
+      };
+    },
+  },
+
+  'account.create': {
+    submitRoles: TREASURY,
+    refs: () => [],
+    async plan(ctx, p) {
+      const id = p.accountId ?? derivedId('acc', ctx.entryKey);
+      const clash = await ctx.q
+        .select({ id: accounts.id, code: accounts.code, systemRole: accounts.systemRole })
+        .from(accounts)
+        .where(
+          and(
+            eq(accounts.orgId, ctx.orgId),
+            sql`(${accounts.id} = ${id} or ${accounts.code} = ${p.code}${p.systemRole ? sql` or ${accounts.systemRole} = ${p.systemRole}` : sql``})`,
+          ),
+        );
+      const first = clash[0];
+      if (first) {
+        const field = first.id === id ? 'accountId' : first.code === p.code ? 'code' : 'systemRole';
+        throw new GatewayRefusal(
+          ErrorType.DuplicateEntity,
+          `Org ${ctx.orgId} already has an account with this ${field} (${first.id})`,
+          [{ path: `payload.${field}`, message: `already used by account ${first.id}` }],
+        );
+      }
+      return {
+        entries: [],
+        facts: { chartChange: 'create' },
+        async write(tx) {
+          await tx.insert(accounts).values({
+            id,
+            orgId: ctx.orgId,
+            code: p.code,
+            name: p.name,
+            type: p.type,
+            systemRole: p.systemRole ?? null,
+          });
+          return [{ entityType: 'account', entityId: id, action: 'created' }];
+        },
+      };
+    },
+  },
+
+  'account.update': {
+    submitRoles: TREASURY,
+    refs: (p) => [{ path: 'payload.accountId', entity: 'account', id: p.accountId }],
+    async plan(ctx, p) {
+      const [current] = await getAccounts(ctx.q, ctx.orgId, [p.accountId]);
+      if (!current)
+        throw new GatewayRefusal(ErrorType.UnknownEntity, `Unknown account ${p.accountId}`, [
+          { path: 'payload.accountId', message: 'unknown account' },
+        ]);
+      const remap =
+        p.changes.systemRole !== undefined && p.changes.systemRole !== current.systemRole;
+      if (remap && p.changes.systemRole) {
+        const holder = await accountBySystemRole(ctx.q, ctx.orgId, p.changes.systemRole);
+        if (holder)
+          throw new GatewayRefusal(
+            ErrorType.DuplicateEntity,
+            `System role ${p.changes.systemRole} belongs to account ${holder.id}`,
+            [{ path: 'payload.changes.systemRole', message: `held by ${holder.id}` }],
+          );
+      }
+      return {
+        entries: [],
+        // Moving a system role, or retiring the account that holds one, redirects other writes.
+        facts: {
+          chartChange:
+            remap || (p.changes.active === false && current.systemRole !== null)
+              ? 'remap'
+              : 'update',
+        },
+        async write(tx) {
+          await tx
+            .update(accounts)
+            .set(p.changes)
+            .where(and(eq(accounts.orgId, ctx.orgId), eq(accounts.id, p.accountId)));
+          return [{ entityType: 'account', entityId: p.accountId, action: 'updated' }];
+        },
+      };
+    },
+  },
+
+  'membership.grant': {
+    submitRoles: TREASURY,
+    refs: () => [],
+    async plan(ctx, p) {
+      const [user] = await ctx.q.select({ id: users.id }).from(users).where(eq(users.id, p.userId));
+      if (!user)
+        throw new GatewayRefusal(ErrorType.UnknownEntity, `Unknown user ${p.userId}`, [
+          { path: 'payload.userId', message: 'unknown user' },
+        ]);
+      if (await holdsRole(ctx.q, ctx.orgId, p.userId, p.role))
+        throw new GatewayRefusal(
+          ErrorType.DuplicateEntity,
+          `User ${p.userId} already holds ${p.role} in org ${ctx.orgId}`,
+          [{ path: 'payload.role', message: 'already granted' }],
+        );
+      return {
+        entries: [],
+        facts: { roleChange: { action: 'grant', role: p.role } },
+        async write(tx) {
+          await tx.insert(memberships).values({ orgId: ctx.orgId, userId: p.userId, role: p.role });
+          return [
+            { entityType: 'membership', entityId: `${p.userId}:${p.role}`, action: 'granted' },
+          ];
+        },
+      };
+    },
+  },
+
+  'membership.revoke': {
+    submitRoles: TREASURY,
+    refs: () => [],
+    async plan(ctx, p) {
+      if (!(await holdsRole(ctx.q, ctx.orgId, p.userId, p.role)))
+        throw new GatewayRefusal(
+          ErrorType.UnknownEntity,
+          `User ${p.userId} does not hold ${p.role} in org ${ctx.orgId}`,
+          [{ path: 'payload.role', message: 'not granted' }],
+        );
+      const lastOwner = async (q: Q) =>
+        p.role === 'owner' &&
+        (
+          await q
+            .select({ n: sql<number>`count(*)::int` })
+            .from(memberships)
+            .where(and(eq(memberships.orgId, ctx.orgId), eq(memberships.role, 'owner')))
+        )[0]?.n === 1;
+      const refuseLastOwner = () =>
+        new GatewayRefusal(ErrorType.InvalidWrite, `Org ${ctx.orgId} would have no owner left`, [
+          { path: 'payload.role', message: 'the last owner cannot be revoked' },
+        ]);
+      if (await lastOwner(ctx.q)) throw refuseLastOwner();
+      return {
+        entries: [],
+        facts: { roleChange: { action: 'revoke', role: p.role } },
+        async write(tx) {
+          if (await lastOwner(tx)) throw refuseLastOwner();
+          await tx
+            .delete(memberships)
+            .where(
+              and(
+                eq(memberships.orgId, ctx.orgId),
+                eq(memberships.userId, p.userId),
+                eq(memberships.role, p.role),
+              ),
+            );
+          return [
+            { entityType: 'membership', entityId: `${p.userId}:${p.role}`, action: 'revoked' },
+          ];
+        },
+      };
+    },
+  },
+
+  'risk_settings.update': {
+    submitRoles: TREASURY,
+    refs: () => [],
+    async plan(ctx, p) {
+      const current = await getRiskSettings(ctx.q, ctx.orgId);
+      const loosens =
+        BigInt(p.moderateAmountMinor) > BigInt(current.moderateAmountMinor) ||
+        BigInt(p.highAmountMinor) > BigInt(current.highAmountMinor) ||
+        p.highLaneApprovals < current.highLaneApprovals;
+      return {
+        entries: [],
+        facts: { settingsChange: loosens ? 'loosen' : 'tighten' },
+        async write(tx) {
+          const values = {
+            orgId: ctx.orgId,
+            moderateAmountMinor: BigInt(p.moderateAmountMinor),
+            highAmountMinor: BigInt(p.highAmountMinor),
+            highLaneApprovals: p.highLaneApprovals,
+          };
+          await tx
+            .insert(gatewayRiskSettings)
+            .values(values)
+            .onConflictDoUpdate({
+              target: gatewayRiskSettings.orgId,
+              set: { ...values, updatedAt: sql`now()` },
+            });
+          return [{ entityType: 'risk_settings', entityId: ctx.orgId, action: 'updated' }];
         },
       };
     },

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { accounts, paymentTerms, type AccountType } from '../schema';
 import type { Db } from '../connection';
+import { applySystemWrites, type SystemWrite } from '../../activities/gateway/system';
 
 /**
  * The default small-business chart of accounts, shipped as data. System roles are how the
@@ -78,30 +80,44 @@ export function paymentTermsId(orgId: string, code: string): string {
 }
 
 /**
- * Seeds the default chart and payment terms for a new org: the bootstrap data an org is
- * created with (like its first owner), so it runs beside org creation rather than as a
- * gateway write. Idempotent: an existing account code is left as it is.
+ * Seeds the default chart and payment terms for a new org through the write gateway, as the
+ * system identity (one account.create / payment_terms.create submission per line, audited).
+ * Idempotent: a code the org already has is left as it is, and a seeding step already applied
+ * is not applied again.
  */
 export async function seedDefaultChart(db: Db, orgId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(accounts)
-      .values(
-        DEFAULT_CHART.map((a) => ({
-          id: accountId(orgId, a.code),
-          orgId,
-          code: a.code,
-          name: a.name,
-          type: a.type,
-          systemRole: a.systemRole ?? null,
-        })),
-      )
-      .onConflictDoNothing();
-    await tx
-      .insert(paymentTerms)
-      .values(
-        DEFAULT_PAYMENT_TERMS.map((t) => ({ id: paymentTermsId(orgId, t.code), orgId, ...t })),
-      )
-      .onConflictDoNothing();
-  });
+  const haveAccounts = new Set(
+    (await db.select({ code: accounts.code }).from(accounts).where(eq(accounts.orgId, orgId))).map(
+      (a) => a.code,
+    ),
+  );
+  const haveTerms = new Set(
+    (
+      await db
+        .select({ code: paymentTerms.code })
+        .from(paymentTerms)
+        .where(eq(paymentTerms.orgId, orgId))
+    ).map((t) => t.code),
+  );
+  const writes: SystemWrite[] = [
+    ...DEFAULT_CHART.filter((a) => !haveAccounts.has(a.code)).map((a): SystemWrite => ({
+      orgId,
+      idempotencyKey: `system:chart:${a.code}`,
+      kind: 'account.create',
+      payload: {
+        accountId: accountId(orgId, a.code),
+        code: a.code,
+        name: a.name,
+        type: a.type,
+        ...(a.systemRole ? { systemRole: a.systemRole } : {}),
+      },
+    })),
+    ...DEFAULT_PAYMENT_TERMS.filter((t) => !haveTerms.has(t.code)).map((t): SystemWrite => ({
+      orgId,
+      idempotencyKey: `system:terms:${t.code}`,
+      kind: 'payment_terms.create',
+      payload: { paymentTermsId: paymentTermsId(orgId, t.code), ...t },
+    })),
+  ];
+  if (writes.length > 0) await applySystemWrites(db, writes);
 }

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
 import { analysisRequests, analysisResults, reviewDecisions } from '../schema';
-import { eq } from 'drizzle-orm';
 
 export async function recordRequest(
   db: Db,
@@ -10,7 +9,10 @@ export async function recordRequest(
   await db.insert(analysisRequests).values(r).onConflictDoNothing();
 }
 
-/** Upsert keyed by request id: the awaiting-review row becomes the final one. */
+/**
+ * Upsert keyed by (org, request id): the awaiting-review row becomes the final one, and another
+ * org's request with the same id is another row.
+ */
 export async function storeResult(
   db: Db,
   r: {
@@ -27,7 +29,7 @@ export async function storeResult(
     .insert(analysisResults)
     .values(r)
     .onConflictDoUpdate({
-      target: analysisResults.requestId,
+      target: [analysisResults.orgId, analysisResults.requestId],
       set: {
         outcome: r.outcome,
         confidence: r.confidence,
@@ -39,15 +41,18 @@ export async function storeResult(
     });
 }
 
-export async function getResult(db: Db, requestId: string) {
+export async function getResult(db: Db, orgId: string, requestId: string) {
   const rows = await db
     .select()
     .from(analysisResults)
-    .where(eq(analysisResults.requestId, requestId));
+    .where(and(eq(analysisResults.orgId, orgId), eq(analysisResults.requestId, requestId)));
   return rows[0];
 }
 
-/** At most one decision per request (primary key); a retried write is a no-op. */
+/**
+ * At most one decision per (org, request) (primary key); a retried write is a no-op. The
+ * database writes its audit row in the same statement (migration 0006).
+ */
 export async function recordDecision(
   db: Db,
   d: {

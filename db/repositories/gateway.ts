@@ -23,23 +23,6 @@ export async function getRiskSettings(q: Q, orgId: string): Promise<RiskSettings
   };
 }
 
-/** Per-org thresholds (an operator setting, validated by the table's checks). */
-export async function setRiskSettings(db: Db, orgId: string, s: RiskSettings): Promise<void> {
-  const values = {
-    orgId,
-    moderateAmountMinor: BigInt(s.moderateAmountMinor),
-    highAmountMinor: BigInt(s.highAmountMinor),
-    highLaneApprovals: s.highLaneApprovals,
-  };
-  await db
-    .insert(gatewayRiskSettings)
-    .values(values)
-    .onConflictDoUpdate({
-      target: gatewayRiskSettings.orgId,
-      set: { ...values, updatedAt: sql`now()` },
-    });
-}
-
 export type SubmissionRow = typeof gatewaySubmissions.$inferSelect;
 export type NewSubmission = typeof gatewaySubmissions.$inferInsert;
 
@@ -72,7 +55,13 @@ export async function getSubmission(q: Q, id: string): Promise<SubmissionRow | u
   return row;
 }
 
+/**
+ * Locks the submission for its apply and, when its recorded votes allow it to be applied now,
+ * opens the database's gateway context for it (gateway_begin_apply, migration 0006): without
+ * that context the ledger, periods, chart, grants, settings and master data refuse changes.
+ */
 export async function lockSubmission(tx: Tx, id: string): Promise<SubmissionRow | undefined> {
+  await tx.execute(sql`select gateway_begin_apply(${id})`);
   const [row] = await tx
     .select()
     .from(gatewaySubmissions)

@@ -20,44 +20,41 @@ export interface EntryDraft {
   entryDate: string;
   memo: string;
   reversalOf: string | null;
-  submissionId: string | null;
+  submissionId: string;
   sourceRef: string | null;
   lines: EntryLineDraft[];
 }
 
 /**
- * Posts one entry: draft row, its lines, then the flip to posted (which the period trigger
- * checks, and which makes the entry immutable). Balance is checked by the deferred trigger
+ * Posts one entry through ledger_post_entry (migration 0006), the only way into the ledger:
+ * it runs only inside the apply transaction of the entry's own submission. It writes the draft
+ * row, its lines, then flips it to posted (which the period trigger checks, and which makes
+ * the entry immutable). Balance and the applied submission are checked by deferred triggers
  * when the surrounding transaction commits, so call this inside one.
  */
 export async function postEntry(tx: Tx, e: EntryDraft): Promise<void> {
-  await tx.insert(journalEntries).values({
+  const entry = {
     id: e.id,
-    orgId: e.orgId,
-    idempotencyKey: e.idempotencyKey,
-    entryDate: e.entryDate,
+    org_id: e.orgId,
+    idempotency_key: e.idempotencyKey,
+    entry_date: e.entryDate,
     memo: e.memo,
-    status: 'draft',
-    reversalOf: e.reversalOf,
-    submissionId: e.submissionId,
-    sourceRef: e.sourceRef,
-  });
-  await tx.insert(journalLines).values(
-    e.lines.map((l, i) => ({
-      entryId: e.id,
-      orgId: e.orgId,
-      lineNo: i + 1,
-      accountId: l.accountId,
-      currency: l.currency,
-      debit: l.debit,
-      credit: l.credit,
-      memo: l.memo,
-    })),
+    reversal_of: e.reversalOf,
+    submission_id: e.submissionId,
+    source_ref: e.sourceRef,
+  };
+  // bigint amounts travel as digit strings: JSON has no bigint, and a float would round.
+  const lines = e.lines.map((l, i) => ({
+    line_no: i + 1,
+    account_id: l.accountId,
+    currency: l.currency,
+    debit: l.debit.toString(),
+    credit: l.credit.toString(),
+    memo: l.memo,
+  }));
+  await tx.execute(
+    sql`select ledger_post_entry(${JSON.stringify(entry)}::jsonb, ${JSON.stringify(lines)}::jsonb)`,
   );
-  await tx
-    .update(journalEntries)
-    .set({ status: 'posted', postedAt: sql`now()` })
-    .where(eq(journalEntries.id, e.id));
 }
 
 export async function getEntry(q: Q, orgId: string, entryId: string) {
@@ -136,7 +133,10 @@ export async function periodStatus(
   return rows[0]?.status ?? 'open';
 }
 
-/** Sets a period's status; the row lock serializes it against concurrent postings (see trigger). */
+/**
+ * Sets a period's status through ledger_set_period_status (only inside the submission's apply
+ * transaction); the row lock serializes it against concurrent postings (see the 0003 trigger).
+ */
 export async function setPeriodStatus(
   tx: Tx,
   orgId: string,
@@ -144,20 +144,10 @@ export async function setPeriodStatus(
   status: 'open' | 'closed',
   submissionId: string,
 ): Promise<boolean> {
-  const from = status === 'closed' ? 'open' : 'closed';
-  await tx.insert(fiscalPeriods).values({ orgId, period, status: 'open' }).onConflictDoNothing();
-  const updated = await tx
-    .update(fiscalPeriods)
-    .set({ status, changedAt: sql`now()`, changedBySubmission: submissionId })
-    .where(
-      and(
-        eq(fiscalPeriods.orgId, orgId),
-        eq(fiscalPeriods.period, period),
-        eq(fiscalPeriods.status, from),
-      ),
-    )
-    .returning({ period: fiscalPeriods.period });
-  return updated.length === 1;
+  const r = await tx.execute<{ changed: boolean }>(
+    sql`select ledger_set_period_status(${orgId}, ${period}, ${status}, ${submissionId}) as changed`,
+  );
+  return r.rows[0]?.changed === true;
 }
 
 export interface TrialBalanceRow {
@@ -192,7 +182,7 @@ export async function trialBalance(q: Q, orgId: string, asOf?: string): Promise<
     select a.id as account_id, a.code, a.name, a.type, l.currency, sum(l.debit)::text as debits, sum(l.credit)::text as credits
     from ${journalLines} l
     join ${journalEntries} e on e.id = l.entry_id and e.status = 'posted'
-    join ${accounts} a on a.id = l.account_id
+    join ${accounts} a on a.org_id = l.org_id and a.id = l.account_id
     where l.org_id = ${orgId} ${asOf ? sql`and e.entry_date <= ${asOf}` : sql``}
     group by a.id, a.code, a.name, a.type, l.currency
     order by l.currency, a.code`);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../connection';
+import { applySystemWrites, type SystemWrite } from '../../activities/gateway/system';
 import { memberships, organizations, users, type Role } from '../schema';
 
 export function hashToken(token: string): string {
@@ -19,7 +20,10 @@ export async function organizationExists(db: Db, orgId: string): Promise<boolean
   return rows.length > 0;
 }
 
-/** Creates the user (idempotent) and grants the roles in the org. */
+/**
+ * Creates the user (idempotent) and grants the roles in the org through the write gateway as
+ * the system identity (membership.grant, audited; a role already held is left alone).
+ */
 export async function ensureUser(
   db: Db,
   u: {
@@ -46,13 +50,17 @@ export async function ensureUser(
         .update(users)
         .set({ apiTokenHash: hashToken(u.apiToken) })
         .where(eq(users.id, u.id));
-    for (const role of u.roles) {
-      await tx
-        .insert(memberships)
-        .values({ orgId: u.orgId, userId: u.id, role })
-        .onConflictDoNothing();
-    }
   });
+  const held = new Set(await rolesInOrg(db, u.orgId, u.id));
+  const grants: SystemWrite[] = u.roles
+    .filter((role) => !held.has(role))
+    .map((role) => ({
+      orgId: u.orgId,
+      idempotencyKey: `system:grant:${u.id}:${role}`,
+      kind: 'membership.grant',
+      payload: { userId: u.id, role },
+    }));
+  if (grants.length > 0) await applySystemWrites(db, grants);
 }
 
 export async function rolesInOrg(db: Db, orgId: string, userId: string): Promise<Role[]> {

@@ -1,9 +1,21 @@
-import { pgTable, text, timestamp, jsonb, bigserial, index } from 'drizzle-orm/pg-core';
+import {
+  pgTable,
+  text,
+  timestamp,
+  jsonb,
+  bigserial,
+  bigint,
+  index,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 
 /**
- * Append-only audit trail. The unique idempotency key (workflow id + step) is what makes a
- * retried activity write its row once; a trigger (migration 0001) refuses UPDATE and DELETE.
+ * Append-only, hash-chained audit trail. The unique idempotency key (workflow id + step) is
+ * what makes a retried activity write its row once; a trigger refuses UPDATE and DELETE
+ * (migration 0001), and another (migration 0006) numbers each org's rows (org_seq) and chains
+ * them: row_hash = SHA-256 over a canonical encoding of the row including prev_hash, the
+ * previous row's hash in the same org. `npm run cli -- audit verify` recomputes the chain.
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -19,6 +31,13 @@ export const auditLog = pgTable(
     actor: text('actor').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Position in the org's chain, 1-based, set by the chaining trigger. */
+    orgSeq: bigint('org_seq', { mode: 'number' }),
+    prevHash: text('prev_hash'),
+    rowHash: text('row_hash'),
   },
-  (t) => [index('audit_log_subject').on(t.orgId, t.subjectType, t.subjectId)],
+  (t) => [
+    index('audit_log_subject').on(t.orgId, t.subjectType, t.subjectId),
+    uniqueIndex('audit_log_org_seq').on(t.orgId, t.orgSeq),
+  ],
 );

@@ -71,7 +71,8 @@ export const gatewaySubmissions = pgTable(
     kind: text('kind').notNull(),
     payload: jsonb('payload').notNull(),
     submitter: jsonb('submitter').notNull(),
-    submitterKind: text('submitter_kind').$type<'user' | 'agent'>().notNull(),
+    /** 'system': the platform's own bootstrap writes (default chart, first grants). */
+    submitterKind: text('submitter_kind').$type<'user' | 'agent' | 'system'>().notNull(),
     submitterUserId: text('submitter_user_id'),
     agentType: text('agent_type'),
     agentInstanceId: text('agent_instance_id'),
@@ -100,7 +101,13 @@ export const gatewaySubmissions = pgTable(
     ),
     check(
       'gateway_submissions_submitter',
-      sql`(${t.submitterKind} = 'user' and ${t.submitterUserId} is not null) or (${t.submitterKind} = 'agent' and ${t.agentInstanceId} is not null and ${t.operatorUserId} is not null)`,
+      sql`(${t.submitterKind} = 'user' and ${t.submitterUserId} is not null) or (${t.submitterKind} = 'agent' and ${t.agentInstanceId} is not null and ${t.operatorUserId} is not null) or (${t.submitterKind} = 'system' and ${t.submitterUserId} is null and ${t.agentInstanceId} is null)`,
+    ),
+    // A lane's approvals cannot be recorded lower than the lane demands (system bootstrap
+    // writes are applied by the platform itself, audited as such).
+    check(
+      'gateway_submissions_lane_approvals',
+      sql`${t.submitterKind} = 'system' or (${t.lane} = 'low' and ${t.requiredApprovals} = 0) or (${t.lane} = 'moderate' and ${t.requiredApprovals} >= 1) or (${t.lane} = 'high' and ${t.requiredApprovals} >= 2)`,
     ),
   ],
 );

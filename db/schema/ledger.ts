@@ -29,7 +29,7 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
 export const accounts = pgTable(
   'accounts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -42,6 +42,8 @@ export const accounts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Ids are the org's own: another org may use the same one.
+    primaryKey({ name: 'accounts_org_pk', columns: [t.orgId, t.id] }),
     unique('accounts_org_code').on(t.orgId, t.code),
     // Target of the (org_id, account_id) foreign keys: a line can only use its own org's accounts.
     unique('accounts_org_id').on(t.orgId, t.id),
@@ -98,7 +100,10 @@ export const journalEntries = pgTable(
     status: text('status').$type<(typeof ENTRY_STATUSES)[number]>().notNull().default('draft'),
     /** A correction is a reversal entry pointing at the original; at most one per original. */
     reversalOf: text('reversal_of').references((): AnyPgColumn => journalEntries.id),
-    submissionId: text('submission_id').references(() => gatewaySubmissions.id),
+    /** Every entry is posted by an applied gateway submission (checked at commit, 0006). */
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => gatewaySubmissions.id),
     sourceRef: text('source_ref'),
     postedAt: timestamp('posted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

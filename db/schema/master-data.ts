@@ -11,6 +11,7 @@ import {
   foreignKey,
   index,
   uniqueIndex,
+  primaryKey,
 } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 import { accounts, journalEntries } from './ledger';
@@ -23,7 +24,7 @@ import { gatewaySubmissions } from './gateway';
 export const paymentTerms = pgTable(
   'payment_terms',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -35,6 +36,8 @@ export const paymentTerms = pgTable(
     createdBySubmission: text('created_by_submission').references(() => gatewaySubmissions.id),
   },
   (t) => [
+    // Ids are the org's own: another org may use the same one.
+    primaryKey({ name: 'payment_terms_org_pk', columns: [t.orgId, t.id] }),
     unique('payment_terms_org_code').on(t.orgId, t.code),
     unique('payment_terms_org_id').on(t.orgId, t.id),
     check('payment_terms_due_days', sql`${t.dueDays} >= 0`),
@@ -79,7 +82,7 @@ export const taxCodes = pgTable(
 export const vendors = pgTable(
   'vendors',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -98,6 +101,8 @@ export const vendors = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Ids are the org's own: another org may use the same one.
+    primaryKey({ name: 'vendors_org_pk', columns: [t.orgId, t.id] }),
     unique('vendors_org_id').on(t.orgId, t.id),
     foreignKey({
       name: 'vendors_terms_same_org',
@@ -116,7 +121,7 @@ export const vendors = pgTable(
 export const customers = pgTable(
   'customers',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -129,6 +134,8 @@ export const customers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Ids are the org's own: another org may use the same one.
+    primaryKey({ name: 'customers_org_pk', columns: [t.orgId, t.id] }),
     unique('customers_org_id').on(t.orgId, t.id),
     foreignKey({
       name: 'customers_terms_same_org',
@@ -146,7 +153,7 @@ export const customers = pgTable(
 export const bankAccounts = pgTable(
   'bank_accounts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -164,6 +171,8 @@ export const bankAccounts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Ids are the org's own: another org may use the same one.
+    primaryKey({ name: 'bank_accounts_org_pk', columns: [t.orgId, t.id] }),
     unique('bank_accounts_org_id').on(t.orgId, t.id),
     foreignKey({
       name: 'bank_accounts_vendor_same_org',
@@ -183,7 +192,7 @@ export const bankAccounts = pgTable(
     check('bank_accounts_has_number', sql`${t.iban} is not null or ${t.accountNumber} is not null`),
     // One current payee account per vendor.
     uniqueIndex('bank_accounts_one_current_per_vendor')
-      .on(t.vendorId)
+      .on(t.orgId, t.vendorId)
       .where(sql`${t.vendorId} is not null and ${t.retiredAt} is null`),
   ],
 );
@@ -283,7 +292,7 @@ export const payments = pgTable(
 export const bankLines = pgTable(
   'bank_lines',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -298,6 +307,8 @@ export const bankLines = pgTable(
     matchedAt: timestamp('matched_at', { withTimezone: true }),
   },
   (t) => [
+    // Ids are the org's own: another org may use the same one.
+    primaryKey({ name: 'bank_lines_org_pk', columns: [t.orgId, t.id] }),
     unique('bank_lines_org_id').on(t.orgId, t.id),
     foreignKey({
       name: 'bank_lines_account_same_org',

@@ -139,7 +139,7 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
     const cfg = parseConfig({ ...env, DB_POOL_SIZE: '16' });
     const database = await openDatabase(cfg);
     stops.push(database.close);
-    await runMigrations(database.db);
+    await runMigrations(database);
     const connection = await Connection.connect({ address: devServer.address });
     stops.push(() => connection.close());
     const client = new Client({ connection, namespace: devServer.namespace });

@@ -62,7 +62,7 @@ export async function bringUpPlatform(
     DB_POOL_SIZE: opts.poolSize ?? 4,
   });
   stops.push(database.close);
-  await runMigrations(database.db);
+  await runMigrations(database);
   return {
     cfg,
     database,

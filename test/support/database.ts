@@ -30,11 +30,20 @@ export async function createTestDatabase(): Promise<Database> {
   const database = await openDatabase(
     parseConfig({ DATABASE_URL: withDatabase(adminUrl(), name), DB_POOL_SIZE: '8' }),
   );
-  await runMigrations(database.db);
+  await runMigrations(database);
   return {
     ...database,
     async close() {
       await database.close();
+      // A non-superuser admin cannot force-drop a database the runtime role is still connected
+      // to (an API or worker connection closing late): the runtime role ends its own sessions.
+      const r = new PgClient({ connectionString: withDatabase(database.url, 'postgres') });
+      await r.connect();
+      await r.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = current_user and pid <> pg_backend_pid()',
+        [name],
+      );
+      await r.end();
       const a = new PgClient({ connectionString: adminUrl() });
       await a.connect();
       await a.query(`drop database if exists ${name} with (force)`);

@@ -32,7 +32,16 @@ export interface RiskFacts {
   periodChange: 'close' | 'reopen' | null;
   /** A new counterparty or tax rule enters master data. */
   newMasterData: boolean;
+  /** The chart of accounts changes; 'remap' moves a system role other writes post through. */
+  chartChange?: 'create' | 'update' | 'remap' | null;
+  /** A role is granted or revoked in the org. */
+  roleChange?: { action: 'grant' | 'revoke'; role: string } | null;
+  /** The org's risk thresholds change; 'loosen' lets more writes through with fewer approvals. */
+  settingsChange?: 'tighten' | 'loosen' | null;
 }
+
+/** Roles that can approve, grant and change settings: granting one is a high-risk write. */
+const PRIVILEGED_ROLES = new Set(['owner', 'admin']);
 
 export interface FiredRule {
   rule: string;
@@ -130,6 +139,30 @@ export function scoreRisk(f: RiskFacts, s: RiskSettings): RiskAssessment {
     fire('period_reopen', 'high', 40, 'reopening changes closed books');
   if (f.newMasterData)
     fire('new_master_data', 'moderate', 10, `${f.kind} adds a counterparty or rule`);
+  if (f.chartChange === 'remap')
+    fire(
+      'system_account_remapped',
+      'high',
+      40,
+      'moves a system role: later postings of other writes land on another account',
+    );
+  else if (f.chartChange)
+    fire('chart_of_accounts_change', 'moderate', 10, `${f.kind} changes the chart of accounts`);
+  if (f.roleChange?.action === 'grant' && PRIVILEGED_ROLES.has(f.roleChange.role))
+    fire('privileged_role_grant', 'high', 40, `grants ${f.roleChange.role}`);
+  else if (f.roleChange?.action === 'grant')
+    fire('role_grant', 'moderate', 20, `grants ${f.roleChange.role}`);
+  if (f.roleChange?.action === 'revoke')
+    fire('role_revoke', 'moderate', 15, `revokes ${f.roleChange.role}`);
+  if (f.settingsChange === 'loosen')
+    fire(
+      'risk_settings_loosened',
+      'high',
+      40,
+      'raises a threshold or lowers the approvals the high lane needs',
+    );
+  else if (f.settingsChange)
+    fire('risk_settings_change', 'moderate', 20, 'changes the risk thresholds');
   const lane = rules.reduce<Lane>(
     (acc, r) => (laneRank(r.lane) > laneRank(acc) ? r.lane : acc),
     'low',

@@ -236,6 +236,7 @@ export const TaxCodeCreateSchema = z
   });
 export const PaymentTermsCreateSchema = z
   .object({
+    paymentTermsId: NewIdSchema.optional(),
     code: z.string().regex(/^[A-Z0-9_-]{1,30}$/),
     name: Text(200),
     dueDays: z.number().int().min(0).max(365),
@@ -250,6 +251,68 @@ export const BankAccountCreateSchema = z
     ledgerAccountId: IdSchema,
   })
   .strict();
+
+export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
+/** A system role names the account a write kind posts to (accounts_payable, input_tax, ...). */
+const SystemRoleSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,49}$/, 'lower-case letters, digits and _ (e.g. accounts_payable)');
+
+export const AccountCreateSchema = z
+  .object({
+    accountId: NewIdSchema.optional(),
+    code: z.string().regex(/^[A-Za-z0-9._-]{1,20}$/, 'letters, digits, dot, dash, underscore'),
+    name: Text(200),
+    type: z.enum(ACCOUNT_TYPES),
+    systemRole: SystemRoleSchema.optional(),
+  })
+  .strict();
+export const AccountUpdateSchema = z
+  .object({
+    accountId: IdSchema,
+    changes: z
+      .object({
+        name: Text(200).optional(),
+        active: z.boolean().optional(),
+        /** null removes the account's system role. */
+        systemRole: SystemRoleSchema.nullable().optional(),
+      })
+      .strict()
+      .refine((c) => Object.keys(c).length > 0, { message: 'at least one change' }),
+  })
+  .strict();
+
+/** The same roles as db/schema/organizations.ts ROLES (workflow code cannot import db/). */
+export const MEMBER_ROLES = [
+  'owner',
+  'admin',
+  'reviewer',
+  'approver',
+  'analyst',
+  'viewer',
+] as const;
+const UserIdSchema = z.string().min(1).max(128);
+export const MembershipGrantSchema = z
+  .object({ userId: UserIdSchema, role: z.enum(MEMBER_ROLES) })
+  .strict();
+export const MembershipRevokeSchema = z
+  .object({ userId: UserIdSchema, role: z.enum(MEMBER_ROLES), reason: Text(500) })
+  .strict();
+
+export const RiskSettingsUpdateSchema = z
+  .object({
+    moderateAmountMinor: PositiveMinorUnitsSchema,
+    highAmountMinor: PositiveMinorUnitsSchema,
+    highLaneApprovals: z.number().int().min(2).max(10),
+  })
+  .strict()
+  .refine(
+    (s) =>
+      !DIGITS.test(String(s.highAmountMinor)) ||
+      !DIGITS.test(String(s.moderateAmountMinor)) ||
+      BigInt(s.highAmountMinor) >= BigInt(s.moderateAmountMinor),
+    { message: 'the high threshold is at least the moderate one', path: ['highAmountMinor'] },
+  );
 
 /** The registry of write kinds and their payload schemas. */
 export const WRITE_SCHEMAS = {
@@ -266,6 +329,11 @@ export const WRITE_SCHEMAS = {
   'tax_code.create': TaxCodeCreateSchema,
   'payment_terms.create': PaymentTermsCreateSchema,
   'bank_account.create': BankAccountCreateSchema,
+  'account.create': AccountCreateSchema,
+  'account.update': AccountUpdateSchema,
+  'membership.grant': MembershipGrantSchema,
+  'membership.revoke': MembershipRevokeSchema,
+  'risk_settings.update': RiskSettingsUpdateSchema,
 } as const;
 export type WriteKind = keyof typeof WRITE_SCHEMAS;
 export const WRITE_KINDS = Object.keys(WRITE_SCHEMAS) as WriteKind[];
