@@ -42,7 +42,6 @@ const KNOWN_DIFFERENT = new Set([
   'pv-02608-4',
   'pv-02981-1',
   'pv-02981-4',
-  'pv-04302-1',
   'pv-04302-4',
 ]);
 
