@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -96,6 +97,7 @@ async function main(argv: string[]): Promise<void> {
     console.log(`form check: ${mismatched.length} sent to review by the answer-form contract`);
     for (const i of mismatched) console.log(`  ${i.id}: ${i.formCheck?.reasons.join('; ')}`);
     if (args.json) {
+      mkdirSync(dirname(args.json), { recursive: true });
       writeFileSync(args.json, JSON.stringify(report, null, 2));
       console.log(`wrote ${args.json}`);
     }
