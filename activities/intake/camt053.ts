@@ -178,7 +178,11 @@ function statementFrom(
     const code = text(at(b, 'Tp', 'CdOrPrtry', 'Cd')) ?? text(at(b, 'Tp', 'CdOrPrtry', 'Prtry'));
     if (code !== 'OPBD' && code !== 'PRCD' && code !== 'CLBD') continue;
     const money = signedAmount(b, bl, `balance ${code}`);
-    const bal: Balance = { ...money, date: isoDate(at(b, 'Dt'), bl, `balance ${code} date`) };
+    const bal: Balance = {
+      ...money,
+      date: isoDate(at(b, 'Dt'), bl, `balance ${code} date`),
+      sourceLine: bl,
+    };
     if (code === 'CLBD') {
       if (closing)
         throw new StatementParseError(

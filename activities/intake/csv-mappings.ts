@@ -28,6 +28,7 @@ const MAPPINGS: CsvMappingInput[] = [
     encoding: 'utf-8',
     dateFormat: 'YYYY-MM-DD',
     decimalSeparator: ',',
+    thousandsSeparator: '.',
     currency: 'EUR',
     columns: {
       date: 'Date',

@@ -39,7 +39,7 @@ export function readMt940Fields(text: string): Mt940Field[] {
     const raw = lines[i] ?? '';
     const lineNo = i + 1;
     // SWIFT envelope blocks and the message terminator carry no statement data.
-    const body = raw.replace(/^\{[1-3]:[^}]*\}+/, '').replace(/^\{4:/, '');
+    const body = raw.replace(/^(\{[1-3]:[^}]*\})+/, '').replace(/^\{4:/, '');
     if (/^-\}?\s*$/.test(body) || /^\{5:/.test(body) || body.trim() === '') {
       if (/^-/.test(body)) current = null;
       continue;
@@ -94,6 +94,7 @@ export function parseMt940Balance(f: Mt940Field): Balance {
       `:${f.tag}: date`,
       f.value,
     ),
+    sourceLine: f.line,
   };
 }
 

@@ -186,6 +186,7 @@ function balance(node: OfxNode | undefined, currency: string, what: string): Bal
     amountMinor: ofxAmount(amount as OfxNode, currency, `${what} BALAMT`),
     currency,
     date: ofxDate(asOf, `${what} DTASOF`),
+    sourceLine: node.line,
   };
 }
 

@@ -20,10 +20,17 @@ export function isCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && ISO_CURRENCIES.has(code);
 }
 
+const EXPONENTS = new Map<string, number>();
 /** The number of decimal places of a currency's minor unit (EUR 2, JPY 0, KWD 3). */
 export function minorUnitExponent(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-    .maximumFractionDigits as number;
+  let exp = EXPONENTS.get(currency);
+  if (exp === undefined) {
+    // Building a NumberFormat is slow; a statement asks for the same currency on every line.
+    exp = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+      .maximumFractionDigits as number;
+    EXPONENTS.set(currency, exp);
+  }
+  return exp;
 }
 
 export const SignedMinorUnitsSchema = z
@@ -49,7 +56,11 @@ export const MoneySchema = z.object({
 });
 export type Money = z.infer<typeof MoneySchema>;
 
-export const BalanceSchema = MoneySchema.extend({ date: DateSchema.nullable() });
+export const BalanceSchema = MoneySchema.extend({
+  date: DateSchema.nullable(),
+  /** Line of the source file that states the balance; null when the file has no such line. */
+  sourceLine: z.number().int().positive().nullable(),
+});
 export type Balance = z.infer<typeof BalanceSchema>;
 
 export const StatementFormatSchema = z.enum(['ofx', 'camt053', 'mt940', 'csv']);
@@ -289,7 +300,7 @@ export function checkStatement(s: Statement): StatementParseError | null {
     if (b && b.currency !== ccy)
       return new StatementParseError(
         'CurrencyMismatch',
-        null,
+        b.sourceLine,
         `the ${name} balance is in ${b.currency}, the account in ${ccy}`,
       );
   }
@@ -299,7 +310,7 @@ export function checkStatement(s: Statement): StatementParseError | null {
     if (expected !== BigInt(s.closingBalance.amountMinor)) {
       return new StatementParseError(
         'BalanceMismatch',
-        null,
+        s.closingBalance.sourceLine,
         `opening ${s.openingBalance.amountMinor} + lines ${sum} = ${expected} minor units of ${ccy}, but the closing balance is ${s.closingBalance.amountMinor}` +
           (s.statementId ? ` (statement ${s.statementId})` : ''),
       );
