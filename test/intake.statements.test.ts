@@ -456,7 +456,6 @@ function compareMt940(bytes: Buffer, statements: Statement[] | null, yml: string
 
 const describeShared = existsSync(SHARED) ? describe : describe.skip;
 if (!existsSync(SHARED)) {
-  // eslint-disable-next-line no-console
   console.warn(
     `intake.statements: ${SHARED} is absent; the shared statement-format fixtures are skipped`,
   );
@@ -481,7 +480,6 @@ describeShared(
         f.compared = (f.compared ?? 0) + o.compared;
         byFormat.set(o.format, f);
       }
-      // eslint-disable-next-line no-console
       console.log(
         `statement-format fixtures:\n${[...byFormat].map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n${outcomes
           .map((o) => `  ${o.result.padEnd(14)} ${o.file}  ${o.detail}`)
@@ -654,7 +652,6 @@ describe('statement importers under fuzzing', () => {
     expect(Date.now() - t).toBeLessThan(60000);
     // Generous: the shared 2-core machine runs a dozen test suites at once (about 1 s when idle).
     expect(importMs).toBeLessThan(60000);
-    // eslint-disable-next-line no-console
     console.log(
       `intake fuzz: ${bytes.length} byte OFX with 40000 lines imported in ${importMs} ms`,
     );
