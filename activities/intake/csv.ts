@@ -107,7 +107,11 @@ function mappedColumns(m: CsvMapping): string[] {
   ].filter((x): x is string => x !== undefined);
 }
 
-function readRecords(bytes: Uint8Array, mapping: CsvMapping): { record: string[]; line: number }[] {
+function readRecords(
+  bytes: Uint8Array,
+  mapping: CsvMapping,
+  toLine?: number,
+): { record: string[]; line: number }[] {
   const text = decodeText(bytes, mapping.encoding).replace(/^\uFEFF/, '');
   try {
     const rows = parse(text, {
@@ -116,6 +120,7 @@ function readRecords(bytes: Uint8Array, mapping: CsvMapping): { record: string[]
       relax_column_count: true,
       skip_empty_lines: true,
       bom: true,
+      ...(toLine ? { to_line: toLine } : {}),
     }) as unknown as { record: string[]; info: { lines: number } }[];
     return rows.map((r) => ({ record: r.record, line: r.info.lines }));
   } catch (err) {
@@ -144,7 +149,7 @@ export function detectCsvMapping(
 ): CsvMapping | null {
   for (const m of mappings) {
     try {
-      if (findHeader(readRecords(bytes.subarray(0, 64 * 1024), m), m) >= 0) return m;
+      if (findHeader(readRecords(bytes, m, HEADER_SEARCH_ROWS), m) >= 0) return m;
     } catch {
       // not this mapping's delimiter or encoding
     }
@@ -208,6 +213,15 @@ export function parseCsvStatement(
 ): Statement {
   const mapping = CsvMappingSchema.parse(mappingInput);
   const records = readRecords(bytes, mapping);
+  // Exports end every row with a line break; without one the last row may be cut mid-cell
+  // (a cut right after a delimiter still parses as a shorter row), so the file is refused.
+  const lastByte = bytes[bytes.length - 1];
+  if (records.length > 0 && lastByte !== 0x0a && lastByte !== 0x0d)
+    throw new StatementParseError(
+      'Malformed',
+      records[records.length - 1]?.line ?? null,
+      'the last row is not terminated by a line break: the file looks cut short',
+    );
   const h = findHeader(records, mapping);
   if (h < 0)
     throw new StatementParseError(
