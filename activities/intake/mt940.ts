@@ -35,13 +35,18 @@ export function readMt940Fields(text: string): Mt940Field[] {
   const fields: Mt940Field[] = [];
   const lines = text.split(/\r\n|\r|\n/);
   let current: Mt940Field | null = null;
+  // An enveloped message's text block `{4:` must be closed by `-}`; an open one means a cut file.
+  let openBlock: number | null = null;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? '';
     const lineNo = i + 1;
     // SWIFT envelope blocks and the message terminator carry no statement data.
-    const body = raw.replace(/^(\{[1-3]:[^}]*\})+/, '').replace(/^\{4:/, '');
+    const headless = raw.replace(/^(\{[1-3]:[^}]*\})+/, '');
+    if (headless.startsWith('{4:')) openBlock = lineNo;
+    const body = headless.replace(/^\{4:/, '');
     if (/^-\}?\s*$/.test(body) || /^\{5:/.test(body) || body.trim() === '') {
       if (/^-/.test(body)) current = null;
+      if (/^-\}/.test(body)) openBlock = null;
       continue;
     }
     const m = /^:(\d{2}[A-Z]?):(.*)$/.exec(body);
@@ -58,6 +63,12 @@ export function readMt940Fields(text: string): Mt940Field[] {
       );
     }
   }
+  if (openBlock !== null)
+    throw new StatementParseError(
+      'Malformed',
+      openBlock,
+      'the message block {4: opened here is never closed by -}: the file is cut short',
+    );
   return fields;
 }
 
