@@ -106,12 +106,16 @@ describe('inbound email parsing', () => {
     });
   });
 
-  it('refuses a message without a sender', async () => {
-    const raw = Buffer.from('To: b@acme.example\r\nSubject: anonymous\r\n\r\nhello\r\n');
-    expect(await parseInboundEmail(raw)).toEqual({
-      ok: false,
-      error: { code: 'MissingField', message: 'the message has no From address' },
-    });
+  it('refuses a message without a sender, or whose From is no mailbox (a NUL byte in place of the @)', async () => {
+    for (const raw of [
+      Buffer.from('To: b@acme.example\r\nSubject: anonymous\r\n\r\nhello\r\n'),
+      Buffer.from('From: "A P" <ap\0supplier.example>\r\nTo: b@acme.example\r\n\r\nhello\r\n'),
+    ]) {
+      expect(await parseInboundEmail(raw)).toEqual({
+        ok: false,
+        error: { code: 'MissingField', message: 'the message has no From address' },
+      });
+    }
   });
 
   it('refuses over-size messages and attachments, and too many attachments', async () => {
@@ -157,6 +161,23 @@ describe('inbound email parsing', () => {
     );
   });
 
+  it('reads a folded boundary declaration, and does not mistake "boundary=" in a body for one', async () => {
+    const prose = Buffer.from(
+      'From: a@b.example\r\nSubject: x\r\n\r\nset boundary="zz" in the config\r\n',
+    );
+    expect((await parsed(prose)).text).toBe('set boundary="zz" in the config');
+    const folded = Buffer.from(
+      'From: a@b.example\r\nContent-Type: multipart/mixed;\r\n boundary="zz"\r\n\r\n--zz\r\nContent-Type: text/plain\r\n\r\nhi\r\n',
+    );
+    expect(await parseInboundEmail(folded)).toEqual({
+      ok: false,
+      error: {
+        code: 'Malformed',
+        message: 'the multipart boundary "zz" is never closed: the message is truncated',
+      },
+    });
+  });
+
   it('never throws on random bytes or damaged messages', async () => {
     const files = ['plain.eml', 'multipart-pdf.eml', 'html-only.eml'].map(eml);
     await fc.assert(
@@ -180,7 +201,7 @@ describe('inbound email parsing', () => {
           else expect(r.error.message.length).toBeGreaterThan(5);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 400 },
     );
   });
 });

@@ -25,7 +25,11 @@ export const EmailLimitsSchema = z.object({
 });
 export type EmailLimits = z.infer<typeof EmailLimitsSchema>;
 
-export const EmailAddressSchema = z.object({ address: z.string(), name: z.string() });
+const MAILBOX = /^[^\s@<>"]+@[^\s@<>"]+$/;
+export const EmailAddressSchema = z.object({
+  address: z.string().regex(MAILBOX, 'a mailbox address such as name@example.com'),
+  name: z.string(),
+});
 export type EmailAddress = z.infer<typeof EmailAddressSchema>;
 
 /** Attachment types kept as documents (ingested): what the ingestion reads. */
@@ -98,7 +102,9 @@ function addresses(v: AddressObject | AddressObject[] | undefined): EmailAddress
     group?: { address?: string; name: string }[];
   }) => {
     if (a.group) a.group.forEach(visit);
-    else if (a.address) out.push({ address: a.address.toLowerCase(), name: a.name });
+    // mailparser keeps whatever the header held (a NUL byte dropped, say); only real mailboxes count.
+    else if (a.address && MAILBOX.test(a.address))
+      out.push({ address: a.address.toLowerCase(), name: a.name });
   };
   for (const o of objs) o.value.forEach(visit);
   return out;
@@ -107,7 +113,11 @@ function addresses(v: AddressObject | AddressObject[] | undefined): EmailAddress
 /** Every multipart boundary declared in the message must be closed (`--boundary--`). */
 function unclosedBoundary(raw: Buffer): string | null {
   const text = raw.toString('latin1');
-  for (const m of text.matchAll(/boundary\s*=\s*(?:"([^"\r\n]+)"|([^\s;"\r\n]+))/gi)) {
+  // Only boundaries declared in Content-Type header fields (with their folded lines) count;
+  // "boundary=" in a body's prose is not a declaration.
+  for (const header of text.matchAll(/^Content-Type:[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*/gim)) {
+    const m = /boundary\s*=\s*(?:"([^"\r\n]+)"|([^\s;"\r\n]+))/i.exec(header[0]);
+    if (!m) continue;
     const b = m[1] ?? m[2] ?? '';
     if (!text.includes(`--${b}--`)) return b;
   }
