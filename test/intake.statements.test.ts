@@ -142,7 +142,7 @@ describe('statement importers on the project fixtures', () => {
     expect(b && amounts(b)).toEqual([['2024-03-02', '-5000', 'EUR']]);
   });
 
-  it('reads the Monzo, bunq and Sparkasse CSV exports through their mappings', () => {
+  it('reads the Monzo, bunq and Sparkasse CSV exports through their mappings (Sparkasse pending rows skipped)', () => {
     const [monzo] = ok(importStatementFile(own('csv/monzo.csv')));
     expect(monzo?.account).toEqual({ ...SYNCED_ACCOUNT, bankId: null, currency: 'GBP' });
     expect(monzo && amounts(monzo)).toEqual([

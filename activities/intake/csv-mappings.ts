@@ -58,6 +58,7 @@ const MAPPINGS: CsvMappingInput[] = [
       memo: ['Buchungstext', 'Verwendungszweck'],
       account: 'Auftragskonto',
     },
+    skipRows: { column: 'Info', values: ['Umsatz vorgemerkt'] },
   },
 ];
 

@@ -38,6 +38,11 @@ export const CsvMappingSchema = z
       .regex(/DD/),
     decimalSeparator: z.enum(['.', ',']),
     thousandsSeparator: z.enum(['', '.', ',', ' ', "'"]).default(''),
+    /**
+     * Rows that are not booked transactions (e.g. a bank's pending "vorgemerkt" rows): their
+     * money is not on the account yet, and they come back booked in a later export.
+     */
+    skipRows: z.object({ column: ColumnName, values: z.array(z.string()).min(1) }).optional(),
     /** The account's currency when no column names it. */
     currency: CurrencySchema.optional(),
     columns: z
@@ -101,6 +106,7 @@ function mappedColumns(m: CsvMapping): string[] {
     c.payee,
     c.counterpartyAccount,
     ...c.memo,
+    m.skipRows?.column,
     c.reference,
     c.id,
     c.account,
@@ -258,6 +264,11 @@ export function parseCsvStatement(
         `the row has ${record.length} columns, the header ${header.length}`,
       );
     const cell = (i: number) => (i < 0 ? '' : (record[i] ?? '').trim());
+    if (
+      mapping.skipRows &&
+      mapping.skipRows.values.includes(cell(header.indexOf(mapping.skipRows.column)))
+    )
+      continue;
     const currency =
       idx.currency >= 0
         ? requireCurrency(cell(idx.currency), line, c.currency ?? 'currency')
