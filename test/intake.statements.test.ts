@@ -601,6 +601,17 @@ describe('statement importers under fuzzing', () => {
     );
   });
 
+  it('refuses a camt.053 whose XML prolog holds a NUL byte (found by the fuzz below) as malformed', () => {
+    const bytes = Buffer.from(readFileSync(join(OWN, 'camt/jpy-statement.xml')));
+    bytes[14] = 0;
+    expect(failed(importStatementFile({ file: 'nul.xml', bytes }))).toEqual({
+      code: 'Malformed',
+      file: 'nul.xml',
+      line: null,
+      message: 'not well-formed XML: Pi Tag is not closed.',
+    });
+  });
+
   it('never throws when bytes of a real file are overwritten at random', () => {
     const files = OWN_FILES.map((f) => own(f));
     fc.assert(
@@ -617,7 +628,7 @@ describe('statement importers under fuzzing', () => {
           expectClean(importStatementFile({ ...input, bytes }), input.file);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
   });
 

@@ -90,7 +90,17 @@ export function parseCamt053(bytes: Uint8Array): Statement[] {
     const idx = (o?.[META] as { startIndex?: unknown } | undefined)?.startIndex;
     return typeof idx === 'number' ? lineOf(idx) : fallback;
   };
-  const doc = parser.parse(xml) as XNode;
+  let doc: XNode;
+  try {
+    doc = parser.parse(xml) as XNode;
+  } catch (err) {
+    // The validator and the parser disagree on a few broken prologs (a NUL in `<?xml`).
+    throw new StatementParseError(
+      'Malformed',
+      null,
+      `not well-formed XML: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   const root = obj(doc['Document']);
   const stmts = arr(at(root, 'BkToCstmrStmt', 'Stmt'));
   if (!root || !obj(root['BkToCstmrStmt']))
