@@ -6,6 +6,8 @@ import { AnalysisClient, ReviewRefusedError } from '../client/analysis-client';
 import { ApprovalRefusedError, GatewayClient, WriteRefusedError } from '../client/gateway-client';
 import { InvalidRequestError } from '../client/errors';
 import { AnalysisRequestSchema } from '../workflows/analysis.contract';
+import { receiveInboundEmail } from '../activities/intake/receive-email';
+import { EmailLimitsSchema } from '../activities/intake/email';
 import { authenticate, type Caller } from './auth';
 import { HttpError } from './http-error';
 
@@ -51,6 +53,8 @@ interface Route {
   method: string;
   pattern: RegExp;
   handler: Handler;
+  /** The body is raw bytes (a Buffer) up to this size, not JSON. */
+  rawBodyLimit?: number;
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
@@ -73,6 +77,17 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch {
     throw new HttpError(400, 'InvalidJson', 'The body is not valid JSON');
   }
+}
+
+async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new HttpError(413, 'BodyTooLarge', `Body over ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
 function toHttp(err: unknown): HttpError {
@@ -177,6 +192,26 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
         ];
       },
     },
+    {
+      // Raw RFC 5322 MIME; attachments are ingested as documents, the payload is the event's.
+      method: 'POST',
+      pattern: /^\/v1\/orgs\/([^/]+)\/inbound-email$/,
+      rawBodyLimit: EmailLimitsSchema.parse({}).maxMessageBytes,
+      handler: async ({ caller, body }) => {
+        const r = await receiveInboundEmail(deps, {
+          orgId: caller.orgId,
+          raw: body as Buffer,
+          channel: 'api',
+        });
+        if (!r.ok)
+          throw new HttpError(
+            /TooLarge/.test(r.error.code) ? 413 : 422,
+            r.error.code,
+            r.error.message,
+          );
+        return [202, r.payload];
+      },
+    },
   ];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -193,7 +228,7 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
     const [status, payload] = await route.handler({
       caller,
       params,
-      body: await readJson(req),
+      body: route.rawBodyLimit ? await readRaw(req, route.rawBodyLimit) : await readJson(req),
       query: url.searchParams,
     });
     res.writeHead(status, { 'content-type': 'application/json' });
