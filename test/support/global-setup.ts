@@ -15,17 +15,24 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.CS_UNIT_ONLY === '1') return;
   const dir = join(PROJECT_ROOT, '.data', 'test');
   mkdirSync(dir, { recursive: true });
+  const port = Number(process.env.CS_TEST_TEMPORAL_PORT ?? 17233);
   if (!process.env.TEST_DATABASE_URL) {
     // Each test file creates and drops its own database in this cluster (support/database.ts).
+    // Its port follows the dev server's, so two checkouts given two CS_TEST_TEMPORAL_PORTs
+    // can run their suites side by side.
+    const pgPort = Number(process.env.CS_TEST_PG_PORT ?? port - 1800);
     const postgres = await startEmbeddedPostgres({
       dataDir: join(dir, 'postgres'),
-      port: Number(process.env.CS_TEST_PG_PORT ?? 15432),
+      port: pgPort,
       durability: 'fast',
+    }).catch((err: unknown) => {
+      throw new Error(
+        `The tests' PostgreSQL could not start on port ${pgPort} (set CS_TEST_PG_PORT or CS_TEST_TEMPORAL_PORT to move it): ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
     (globalThis as Record<string, unknown>).__CS_POSTGRES__ = postgres;
     process.env.TEST_DATABASE_URL = postgres.url;
   }
-  const port = Number(process.env.CS_TEST_TEMPORAL_PORT ?? 17233);
   const server = await startDevServer(
     {
       port,
