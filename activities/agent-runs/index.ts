@@ -115,8 +115,8 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
     /** Queues a slot request at the scope's semaphore, starting it if it is not running. */
     async agentRequestSlot(r: { scope: string; request: SlotRequest }): Promise<void> {
       await deps.client.workflow.signalWithStart(SLOTS_WORKFLOW, {
-        workflowId: slotsWorkflowId(r.scope),
-        taskQueue: deps.taskQueue,
+        workflowId: slotsWorkflowId(r.request.taskQueue, r.scope),
+        taskQueue: r.request.taskQueue,
         args: [{ scope: r.scope, capacity: r.request.capacity }],
         signal: acquireSlotSignal,
         signalArgs: [r.request],

@@ -110,11 +110,17 @@ export const agentRunStateQuery = defineQuery<AgentRunView>('agentRunStateQuery'
 
 // ---- slots: a durable counting semaphore per scope -------------------------------------
 
-/** Scopes: `llm` (global model calls), `org:<org>`, `agent:<org>:<type>`. */
-export function slotsWorkflowId(scope: string): string {
-  return `slots:${scope}`;
+/**
+ * Scopes: `llm` (global model calls), `org:<org>`, `agent:<org>:<type>`. A semaphore lives on
+ * the task queue of the runs it serves, and its id names that queue: deployments sharing a
+ * namespace (or test workers on their own queues) never wait on each other's slots.
+ */
+export function slotsWorkflowId(taskQueue: string, scope: string): string {
+  return `slots:${taskQueue}:${scope}`;
 }
 export interface SlotRequest {
+  /** The task queue the semaphore runs on (the requesting run's own). */
+  taskQueue: string;
   /** Workflow id that receives slotGrantedSignal. */
   holder: string;
   /** Unique per acquisition; releasing names it. */

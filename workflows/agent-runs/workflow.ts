@@ -185,9 +185,12 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     const i = held.findIndex((h) => h.requestId === requestId);
     if (i >= 0) held.splice(i, 1);
     try {
-      await getExternalWorkflowHandle(slotsWorkflowId(scope)).signal(releaseSlotSignal, {
-        requestId,
-      });
+      await getExternalWorkflowHandle(slotsWorkflowId(workflowInfo().taskQueue, scope)).signal(
+        releaseSlotSignal,
+        {
+          requestId,
+        },
+      );
     } catch (err) {
       wfLog.warn('slot release not delivered', { scope, requestId, error: messageOf(err) });
     }
@@ -195,7 +198,10 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
   const acquire = async (scope: string, capacity: number, deadlineMs?: number) => {
     const requestId = `${runId}#${scope}#${++acquisitions}`;
     held.push({ scope, requestId });
-    await book.agentRequestSlot({ scope, request: { holder: runId, requestId, capacity } });
+    await book.agentRequestSlot({
+      scope,
+      request: { taskQueue: workflowInfo().taskQueue, holder: runId, requestId, capacity },
+    });
     const got = () => granted.has(requestId);
     const ok =
       deadlineMs === undefined
