@@ -32,6 +32,9 @@ export async function createWorker(opts: {
     connection,
     taskQueue,
     options: opts.agentRuntime,
+  }).catch(async (err: unknown) => {
+    await connection.close();
+    throw err;
   });
   const activities = {
     ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
