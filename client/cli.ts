@@ -9,6 +9,7 @@ import { GatewayClient } from './gateway-client';
 import { connectClient } from './temporal-connection';
 import { ingestFile } from './documents';
 import { AuthenticationError, InvalidRequestError } from './errors';
+import { AGENTS_USAGE, runAgentsCli } from './agents-cli';
 
 /**
  * Operator and reviewer CLI: ingest, analyze, state, result, review. Every argument is
@@ -25,7 +26,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   gateway approve --org ORG --key IDEMPOTENCY_KEY --user USER_ID --token TOKEN [--note TEXT]
   gateway reject  --org ORG --key IDEMPOTENCY_KEY --user USER_ID --token TOKEN --note TEXT
   gateway changes --agent-instance ID [--org ORG]
-  gateway trial-balance --org ORG [--as-of YYYY-MM-DD]`;
+  gateway trial-balance --org ORG [--as-of YYYY-MM-DD]
+${AGENTS_USAGE}`;
 
 const Args = z.object({
   org: z.string().min(1).optional(),
@@ -62,6 +64,7 @@ function need<T>(v: T | undefined, flag: string): T {
 async function main(argv: string[]): Promise<void> {
   // `gateway <sub>` is one command with its own subcommand.
   const [first, ...afterFirst] = argv;
+  if (first === 'agents' || first === 'events') return runAgentsCli(argv);
   const [command, rest] =
     first === 'gateway'
       ? [`gateway ${afterFirst[0] ?? ''}`, afterFirst.slice(1)]
