@@ -9,6 +9,7 @@ import {
   log as wfLog,
   ParentClosePolicy,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   sleep,
@@ -40,8 +41,9 @@ import { AGENT_HANDLERS } from './handlers';
 import { runLlmLoop, type LoopMessage, type ModelReply } from './llm-loop';
 import { TOOL_DEFINITIONS, isToolName, type ToolName } from './tools';
 
-// Run bookkeeping: quick, idempotent (keyed by run id and the workflow's own counters).
-const book = proxyActivities<AgentRunsActivities>({
+// Run bookkeeping: quick, idempotent database writes (keyed by run id and the workflow's own
+// counters), run as local activities so a state change costs no round trip via the server.
+const book = proxyLocalActivities<AgentRunsActivities>({
   startToCloseTimeout: '30s',
   retry: {
     initialInterval: '200ms',

@@ -4,6 +4,7 @@ import {
   ChildWorkflowFailure,
   ParentClosePolicy,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   sleep,
@@ -30,7 +31,9 @@ import {
   type EventState,
 } from './contract';
 
-const book = proxyActivities<EventsActivities>({
+// Bookkeeping rows are quick, idempotent database writes: local activities, so recording a
+// state costs no round trip through the server (pickup latency and throughput both gain).
+const book = proxyLocalActivities<EventsActivities>({
   startToCloseTimeout: '30s',
   retry: {
     initialInterval: '200ms',
@@ -98,16 +101,17 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
     { key: CsEventType, value: envelope.type },
     { key: CsState, value: state },
   ]);
-  await book.eventRecordAccepted({
-    eventId,
-    envelope,
-    dedupKey: input.dedupKey,
-    workflowId: workflowInfo().workflowId,
-    acceptedAtMs: input.acceptedAtMs,
-  });
+  const [, plan] = await Promise.all([
+    book.eventRecordAccepted({
+      eventId,
+      envelope,
+      dedupKey: input.dedupKey,
+      workflowId: workflowInfo().workflowId,
+      acceptedAtMs: input.acceptedAtMs,
+    }),
+    book.eventPlanDispatch({ orgId: envelope.orgId, type: envelope.type }),
+  ]);
   seq = 1; // the accepted row carries transition 1 (pending) at the acceptance time
-
-  const plan = await book.eventPlanDispatch({ orgId: envelope.orgId, type: envelope.type });
   if (plan.agents.length === 0) {
     await transition('ignored', `no enabled agent subscribes to ${envelope.type}`);
     return done(`no enabled agent subscribes to ${envelope.type}`);
