@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   ChildWorkflowFailure,
   ParentClosePolicy,
-  proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
