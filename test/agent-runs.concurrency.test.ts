@@ -84,7 +84,9 @@ it('a burst of 200 events for one org all complete, never above the org cap', as
     const results = await burst(rt, ORG, 200, 'burst');
     expect(results.filter((r) => r.state === 'completed')).toHaveLength(200);
     expect(await eventsByState(database.db, ORG)).toEqual({ completed: 200 });
-    expect(maxInFlight.get(ORG)).toBe(4);
+    // Never above the cap; whether four analyses overlap in time depends on the machine, but
+    // the semaphore granting four at once does not.
+    expect(maxInFlight.get(ORG)).toBeLessThanOrEqual(4);
     const view = await rt.client.workflow
       .getHandle(slotsWorkflowId(rt.taskQueue, `org:${ORG}`))
       .query(slotsStateQuery);
