@@ -59,7 +59,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    // Agent handlers (agents/<type>/handler.ts) run inside the workflow sandbox too.
+    files: ['workflows/**/*.ts', 'agents/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -8,6 +8,7 @@ import { createDocumentActivities } from './activities/documents/ingest';
 import { createGatewayActivities } from './activities/gateway';
 import { LlmExtractor } from './activities/analysis/llm-extraction';
 import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
+import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
 
 /**
  * Builds the worker: one task queue for analysis and ingestion workflows, activities wired
@@ -20,18 +21,32 @@ export async function createWorker(opts: {
   taskQueue?: string;
   workflowBundle?: { code: string };
   activityOverrides?: Record<string, (...args: never[]) => unknown>;
+  agentRuntime?: AgentRuntimeOptions;
 }) {
   const connection = await connectWorker(opts.cfg);
+  const taskQueue = opts.taskQueue ?? ANALYSIS_TASK_QUEUE;
+  // Events and agent runs: loads and validates agents/ (a bad config stops the worker here).
+  const agentRuntime = await registerAgentRuntime({
+    cfg: opts.cfg,
+    db: opts.database.db,
+    connection,
+    taskQueue,
+    options: opts.agentRuntime,
+  }).catch(async (err: unknown) => {
+    await connection.close();
+    throw err;
+  });
   const activities = {
     ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
     ...createDocumentActivities(opts.database.db),
     ...createGatewayActivities({ db: opts.database.db }),
+    ...agentRuntime.activities,
     ...(opts.activityOverrides ?? {}),
   };
   const worker = await Worker.create({
     connection,
     namespace: opts.cfg.TEMPORAL_NAMESPACE,
-    taskQueue: opts.taskQueue ?? ANALYSIS_TASK_QUEUE,
+    taskQueue,
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),

@@ -10,6 +10,7 @@ import { GatewayClient } from './gateway-client';
 import { connectClient } from './temporal-connection';
 import { ingestFile } from './documents';
 import { AuthenticationError, InvalidRequestError } from './errors';
+import { AGENTS_USAGE, runAgentsCli } from './agents-cli';
 
 /**
  * Operator and reviewer CLI: ingest, analyze, state, result, review. Every argument is
@@ -28,7 +29,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   gateway changes --agent-instance ID [--org ORG]
   gateway trial-balance --org ORG [--as-of YYYY-MM-DD]
   audit verify [--org ORG]   (every org when omitted; exit code 3 when a chain is broken)
-  audit head   --org ORG     (the chain head to anchor outside the database)`;
+  audit head   --org ORG     (the chain head to anchor outside the database)
+${AGENTS_USAGE}`;
 
 const Args = z.object({
   org: z.string().min(1).optional(),
@@ -65,6 +67,7 @@ function need<T>(v: T | undefined, flag: string): T {
 async function main(argv: string[]): Promise<void> {
   // `gateway <sub>` is one command with its own subcommand.
   const [first, ...afterFirst] = argv;
+  if (first === 'agents' || first === 'events') return runAgentsCli(argv);
   const [command, rest] =
     first === 'gateway' || first === 'audit'
       ? [`${first} ${afterFirst[0] ?? ''}`, afterFirst.slice(1)]

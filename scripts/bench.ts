@@ -226,9 +226,30 @@ async function main(): Promise<void> {
   const [suite, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { json: { type: 'string' }, n: { type: 'string' }, concurrency: { type: 'string' } },
+    options: {
+      json: { type: 'string' },
+      n: { type: 'string' },
+      concurrency: { type: 'string' },
+      probe: { type: 'string' },
+      cap: { type: 'string' },
+    },
     strict: true,
   });
+  if (suite === 'events') {
+    const { benchEvents } = await import('./bench-events');
+    const r = await benchEvents({
+      n: Math.max(1, Number(values.n ?? 1000)),
+      probe: Math.max(1, Number(values.probe ?? 50)),
+      cap: Math.max(1, Number(values.cap ?? 20)),
+    });
+    const text = JSON.stringify(r, null, 2);
+    console.log(text);
+    if (values.json) {
+      mkdirSync(join(values.json, '..'), { recursive: true });
+      writeFileSync(values.json, `${text}\n`);
+    }
+    return;
+  }
   if (suite !== 'gateway')
     throw new Error('usage: npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20]');
   const n = Math.min(2000, Math.max(1, Number(values.n ?? 300)));

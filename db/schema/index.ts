@@ -5,3 +5,5 @@ export * from './audit';
 export * from './gateway';
 export * from './ledger';
 export * from './master-data';
+export * from './events';
+export * from './agent-runs';

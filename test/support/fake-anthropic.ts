@@ -8,12 +8,17 @@ export interface FakeAnthropic {
   url: string;
   requests: unknown[];
   respondWith(toolInputs: unknown[]): void;
+  /** Whole replies (content blocks and stop reason), served in order before respondWith's. */
+  replyWith(
+    replies: { content: unknown[]; stop_reason?: string; usage?: Record<string, number> }[],
+  ): void;
   close(): Promise<void>;
 }
 
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   const requests: unknown[] = [];
   let queue: unknown[] = [];
+  let replies: { content: unknown[]; stop_reason?: string; usage?: Record<string, number> }[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -30,6 +35,32 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       }
       const parsed = JSON.parse(body) as { model: string; tools?: { name: string }[] };
       requests.push(parsed);
+      const reply = replies.shift();
+      if (reply) {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'request-id': `req_${requests.length}`,
+        });
+        res.end(
+          JSON.stringify({
+            id: `msg_${requests.length}`,
+            type: 'message',
+            role: 'assistant',
+            model: parsed.model,
+            content: reply.content,
+            stop_reason: reply.stop_reason ?? 'end_turn',
+            stop_sequence: null,
+            usage: {
+              input_tokens: 1200,
+              output_tokens: 60,
+              cache_creation_input_tokens: 0,
+              cache_read_input_tokens: 0,
+              ...reply.usage,
+            },
+          }),
+        );
+        return;
+      }
       const input = queue.shift() ?? {
         found: false,
         value_as_printed: null,
@@ -76,6 +107,9 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     requests,
     respondWith(inputs) {
       queue = [...inputs];
+    },
+    replyWith(r) {
+      replies = [...r];
     },
     close: () => new Promise((r) => server.close(() => r())),
   };

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import type { Db } from '../../db/connection';
+import { syncAgentRows } from '../../db/repositories/agent-runs';
+import {
+  AgentConfigSchema,
+  snapshotOf,
+  type AgentConfig,
+  type AgentSnapshot,
+} from '../../workflows/agent-runs/config';
+import { AGENT_HANDLERS } from '../../workflows/agent-runs/handlers';
+import { filterTools, ToolFilterError } from '../../workflows/agent-runs/tools';
+
+export const AGENTS_DIR = resolve(__dirname, '..', '..', 'agents');
+
+export interface AgentDefinition {
+  config: AgentConfig;
+  snapshot: AgentSnapshot;
+  prompt: string;
+  dir: string;
+  configHash: string;
+}
+
+/** A bad agent definition: names the file and the field path, and stops the worker. */
+export class AgentConfigError extends Error {
+  override readonly name = 'AgentConfigError';
+  constructor(
+    readonly file: string,
+    readonly fieldPath: string,
+    message: string,
+  ) {
+    super(`${file}: ${fieldPath || '(root)'}: ${message}`);
+  }
+}
+
+/**
+ * Loads and validates every agents/<type>/ folder: config.yaml against the schema, the folder
+ * named as its agent_type, a non-empty prompt.md, a registered handler for code and hybrid
+ * modes, and an allow-list whose filter provably filters. The first problem throws.
+ */
+export function loadAgentDefinitions(dir: string = AGENTS_DIR): AgentDefinition[] {
+  const defs: AgentDefinition[] = [];
+  const root = resolve(dir, '..');
+  for (const name of readdirSync(dir).sort()) {
+    const folder = join(dir, name);
+    if (!statSync(folder).isDirectory()) continue;
+    const configFile = join(folder, 'config.yaml');
+    const rel = relative(root, configFile);
+    if (!existsSync(configFile)) throw new AgentConfigError(rel, '', 'missing config.yaml');
+    let raw: unknown;
+    try {
+      raw = parse(readFileSync(configFile, 'utf8'));
+    } catch (err) {
+      throw new AgentConfigError(rel, '', `not valid YAML: ${(err as Error).message}`);
+    }
+    const parsed = AgentConfigSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AgentConfigError(rel, issue?.path.join('.') ?? '', issue?.message ?? 'invalid');
+    }
+    const config = parsed.data;
+    if (config.agent_type !== name)
+      throw new AgentConfigError(rel, 'agent_type', `must equal the folder name ${name}`);
+    try {
+      filterTools(config.allowed_tools);
+    } catch (err) {
+      if (err instanceof ToolFilterError)
+        throw new AgentConfigError(rel, 'allowed_tools', err.message);
+      throw err;
+    }
+    if (config.allowed_workflows.length > 0 && !config.allowed_tools.includes('submit'))
+      throw new AgentConfigError(rel, 'allowed_tools', 'allowed_workflows needs the submit tool');
+    if (config.execution_mode !== 'llm') {
+      if (!existsSync(join(folder, 'handler.ts')))
+        throw new AgentConfigError(
+          rel,
+          'execution_mode',
+          `${config.execution_mode} mode needs ${name}/handler.ts`,
+        );
+      if (!AGENT_HANDLERS[name])
+        throw new AgentConfigError(
+          rel,
+          'execution_mode',
+          `${name}/handler.ts is not registered in workflows/agent-runs/handlers.ts`,
+        );
+    }
+    const promptFile = join(folder, 'prompt.md');
+    const prompt = existsSync(promptFile) ? readFileSync(promptFile, 'utf8').trim() : '';
+    if (!prompt)
+      throw new AgentConfigError(relative(root, promptFile), '', 'missing or empty prompt.md');
+    const configHash = createHash('sha256')
+      .update(JSON.stringify(config))
+      .update(prompt)
+      .digest('hex');
+    defs.push({ config, snapshot: snapshotOf(config), prompt, dir: folder, configHash });
+  }
+  return defs;
+}
+
+/** Writes the definitions to the agents table (never touching enabled or the API key). */
+export async function syncAgents(db: Db, defs: AgentDefinition[]): Promise<void> {
+  await syncAgentRows(
+    db,
+    defs.map((d) => ({
+      agentType: d.config.agent_type,
+      modelTier: d.config.model_tier,
+      executionMode: d.config.execution_mode,
+      maxConcurrentRuns: d.config.max_concurrent_runs,
+      timeoutMinutes: d.config.timeout_minutes,
+      triggerEvents: d.config.trigger_events,
+      allowedTools: d.config.allowed_tools,
+      allowedWorkflows: d.config.allowed_workflows,
+      config: d.config,
+      prompt: d.prompt,
+      configHash: d.configHash,
+    })),
+  );
+}

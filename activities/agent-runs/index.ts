@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/connection';
+import {
+  appendRunProgress,
+  insertRun,
+  linkRunSubmission,
+  recordRunTransition,
+} from '../../db/repositories/agent-runs';
+import { AnalysisClient } from '../../client/analysis-client';
+import { dryRunWrite } from '../gateway/evaluate';
+import { ErrorType, permanentFailure } from '../../workflows/errors';
+import {
+  SLOTS_WORKFLOW,
+  acquireSlotSignal,
+  slotsWorkflowId,
+  type AgentRunState,
+  type AgentTrigger,
+  type SlotRequest,
+} from '../../workflows/agent-runs/contract';
+import {
+  TOOL_DEFINITIONS,
+  type ReadToolName,
+  type ToolInput,
+  type ToolOutput,
+} from '../../workflows/agent-runs/tools';
+import { READ_TOOLS } from './tools/read-tools';
+import { callModel, type CallModelInput, type CallModelResult } from './model';
+import type { PriceTable } from './pricing';
+
+export interface AgentRunsDeps {
+  db: Db;
+  client: Client;
+  /** The task queue the runtime's workflows run on (slots, analysis). */
+  taskQueue: string;
+  anthropic: Anthropic | null;
+  prices: PriceTable;
+  prompts: ReadonlyMap<string, string>;
+  defaultOrgMonthlyBudgetMicroUsd: bigint | null;
+  /** How long analyze_document waits for the analysis to settle (delivered or in review). */
+  analysisSettleMs?: number;
+}
+
+/** The agent-runs domain's activities: run bookkeeping, slots, tools, model calls. */
+export function createAgentRunsActivities(deps: AgentRunsDeps) {
+  const { db } = deps;
+  return {
+    /** Stores the instance (pending) with its trigger; idempotent on the run id. */
+    async agentRunRecord(r: {
+      runId: string;
+      orgId: string;
+      agentType: string;
+      eventId: string;
+      attempt: number;
+      executionMode: string;
+      trigger: AgentTrigger;
+      createdAtMs: number;
+    }): Promise<void> {
+      await insertRun(db, {
+        id: r.runId,
+        orgId: r.orgId,
+        agentType: r.agentType,
+        eventId: r.eventId,
+        attempt: r.attempt,
+        executionMode: r.executionMode,
+        trigger: r.trigger,
+        createdAt: new Date(r.createdAtMs),
+      });
+    },
+
+    /** Records a state change with its time (and the outcome when terminal). */
+    async agentRunTransition(t: {
+      runId: string;
+      seq: number;
+      state: AgentRunState;
+      detail: string | null;
+      atMs: number;
+      outcome?: string;
+      reason?: string | null;
+      output?: unknown;
+    }): Promise<void> {
+      const { atMs, ...rest } = t;
+      await recordRunTransition(db, { ...rest, at: new Date(atMs) });
+    },
+
+    /** Appends one line to the run's progress log. */
+    async agentRunProgress(p: {
+      runId: string;
+      seq: number;
+      message: string;
+      data: unknown;
+      atMs: number;
+    }): Promise<void> {
+      await appendRunProgress(db, {
+        runId: p.runId,
+        seq: p.seq,
+        message: p.message,
+        data: p.data,
+        at: new Date(p.atMs),
+      });
+    },
+
+    /** Links a gateway submission to the run (the submission's submitter names the run). */
+    async agentLinkSubmission(l: {
+      runId: string;
+      submissionId: string;
+      kind: string;
+      outcome: string | null;
+      atMs: number;
+    }): Promise<void> {
+      await linkRunSubmission(db, { ...l, at: new Date(l.atMs) });
+    },
+
+    /** Queues a slot request at the scope's semaphore, starting it if it is not running. */
+    async agentRequestSlot(r: { scope: string; request: SlotRequest }): Promise<void> {
+      await deps.client.workflow.signalWithStart(SLOTS_WORKFLOW, {
+        workflowId: slotsWorkflowId(r.request.taskQueue, r.scope),
+        taskQueue: r.request.taskQueue,
+        args: [{ scope: r.scope, capacity: r.request.capacity }],
+        signal: acquireSlotSignal,
+        signalArgs: [r.request],
+      });
+    },
+
+    /** One read tool, input and output validated against the registry's schemas. */
+    async agentReadTool(c: {
+      orgId: string;
+      name: ReadToolName;
+      input: unknown;
+    }): Promise<unknown> {
+      const def = TOOL_DEFINITIONS[c.name];
+      const impl = READ_TOOLS[c.name] as (db: Db, orgId: string, i: unknown) => Promise<unknown>;
+      if (!impl || def.kind !== 'read')
+        throw permanentFailure(ErrorType.UnknownTool, `unknown read tool ${c.name}`);
+      const input = def.input.safeParse(c.input);
+      if (!input.success)
+        throw permanentFailure(
+          ErrorType.InvalidToolInput,
+          `${c.name}: ${input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      const out = def.output.safeParse(await impl(db, c.orgId, input.data));
+      if (!out.success)
+        throw permanentFailure(
+          ErrorType.InvalidToolOutput,
+          `${c.name}: ${out.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      return out.data;
+    },
+
+    /** The gateway's dry run of an agent's write: refusal (with issue paths) or its lane. */
+    async agentDryRunWrite(c: {
+      write: unknown;
+    }): Promise<{ ok: boolean; lane: string; detail: string | null }> {
+      const r = await dryRunWrite(db, c.write);
+      if (!r.valid || !r.lane)
+        return {
+          ok: false,
+          lane: 'none',
+          detail: r.refusal ? `${r.refusal.type}: ${r.refusal.message}` : 'refused',
+        };
+      return { ok: true, lane: r.lane, detail: null };
+    },
+
+    /**
+     * analyze_document: starts the cited analysis pipeline for one question (request id from
+     * the run and call, so a retry joins the same analysis) and waits until it is delivered
+     * or waiting for a reviewer.
+     */
+    async agentAnalyzeDocument(c: {
+      orgId: string;
+      runId: string;
+      callSeq: number;
+      input: ToolInput<'analyze_document'>;
+    }): Promise<ToolOutput<'analyze_document'>> {
+      const analysis = new AnalysisClient(deps.client, deps.taskQueue);
+      const digest = createHash('sha256').update(c.runId).digest('hex').slice(0, 24);
+      const requestId = `agent-${digest}-q${c.callSeq}`;
+      await analysis.start({ requestId, orgId: c.orgId, requestedBy: 'agent', ...c.input });
+      const view = await analysis.settle(c.orgId, requestId, deps.analysisSettleMs ?? 9 * 60_000);
+      const outcome =
+        view.status === 'completed' ? (view.result?.outcome ?? 'completed') : view.status;
+      const answer = view.result?.answer?.text ?? view.proposedAnswer?.text ?? null;
+      return { requestId, outcome, answer };
+    },
+
+    /** One model call with its budget checked first (see model.ts). */
+    async agentCallModel(input: CallModelInput): Promise<CallModelResult> {
+      return callModel(deps, input);
+    },
+  };
+}
+export type AgentRunsActivities = ReturnType<typeof createAgentRunsActivities>;

@@ -1,0 +1,192 @@
+import { and, asc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/connection';
+import {
+  accounts,
+  bankAccounts,
+  bills,
+  customers,
+  paymentTerms,
+  taxCodes,
+  vendors,
+} from '../../../db/schema';
+import { listDocuments, searchChunks } from '../../../db/repositories/documents';
+import { trialBalance } from '../../../db/repositories/ledger';
+import { getPaymentTerms, getVendor, paidOnBill } from '../../../db/repositories/master-data';
+import { ErrorType, permanentFailure } from '../../../workflows/errors';
+import type { ReadToolName, ToolInput, ToolOutput } from '../../../workflows/agent-runs/tools';
+
+type Impl<N extends ReadToolName> = (
+  db: Db,
+  orgId: string,
+  input: ToolInput<N>,
+) => Promise<ToolOutput<N>>;
+
+const like = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+
+const masterDataSearch: Impl<'master_data_search'> = async (
+  db,
+  orgId,
+  { entity, query, limit },
+) => {
+  const tables = {
+    vendor: { t: vendors, label: vendors.name, code: vendors.name },
+    customer: { t: customers, label: customers.name, code: customers.name },
+    account: { t: accounts, label: accounts.name, code: accounts.code },
+    tax_code: { t: taxCodes, label: taxCodes.name, code: taxCodes.code },
+    payment_terms: { t: paymentTerms, label: paymentTerms.name, code: paymentTerms.code },
+  } as const;
+  const { t, label, code } = tables[entity];
+  const rows = await db
+    .select({ id: t.id, label, code })
+    .from(t)
+    .where(
+      and(
+        eq(t.orgId, orgId),
+        query ? or(ilike(label, like(query)), ilike(code, like(query))) : undefined,
+      ),
+    )
+    .orderBy(asc(t.id))
+    .limit(limit);
+  return {
+    entity,
+    rows: rows.map((r) => ({
+      id: r.id,
+      label: r.code === r.label ? r.label : `${r.code} ${r.label}`,
+    })),
+  };
+};
+
+const trialBalanceTool: Impl<'trial_balance'> = async (db, orgId, { asOf }) => {
+  const tb = await trialBalance(db, orgId, asOf);
+  return {
+    asOf: tb.asOf,
+    rows: tb.rows.map((r) => ({
+      accountId: r.accountId,
+      code: r.code,
+      name: r.name,
+      currency: r.currency,
+      debitMinor: r.debits,
+      creditMinor: r.credits,
+    })),
+  };
+};
+
+const bankAccountsList: Impl<'bank_accounts_list'> = async (db, orgId) => {
+  const rows = await db
+    .select()
+    .from(bankAccounts)
+    .where(
+      and(
+        eq(bankAccounts.orgId, orgId),
+        eq(bankAccounts.ownerType, 'org'),
+        isNull(bankAccounts.retiredAt),
+      ),
+    )
+    .orderBy(asc(bankAccounts.id));
+  return {
+    accounts: rows.map((r) => {
+      const number = r.iban ?? r.accountNumber ?? '';
+      return {
+        id: r.id,
+        holderName: r.holderName,
+        currency: r.currency,
+        maskedNumber: number.length > 4 ? `…${number.slice(-4)}` : '…',
+      };
+    }),
+  };
+};
+
+const documentSearch: Impl<'document_search'> = async (db, orgId, { query, docIds, limit }) => {
+  const ids =
+    docIds ?? (await listDocuments(db, orgId)).filter((d) => d.status === 'ready').map((d) => d.id);
+  if (ids.length === 0) return { hits: [] };
+  const hits = await searchChunks(db, orgId, ids, query, limit);
+  return {
+    hits: hits.map((h) => ({ documentId: h.docId, page: h.page, quote: h.quote.slice(0, 600) })),
+  };
+};
+
+/** The bundled AP context: everything a bill needs about its vendor, in one call. */
+const apContext: Impl<'ap_context'> = async (db, orgId, { vendorId }) => {
+  const vendor = await getVendor(db, orgId, vendorId);
+  if (!vendor)
+    throw permanentFailure(ErrorType.UnknownEntity, `unknown vendor ${vendorId} in org ${orgId}`);
+  const [terms, tax, accts, vendorBills] = await Promise.all([
+    vendor.paymentTermsId
+      ? getPaymentTerms(db, orgId, vendor.paymentTermsId)
+      : Promise.resolve(undefined),
+    db.select().from(taxCodes).where(eq(taxCodes.orgId, orgId)).orderBy(asc(taxCodes.code)),
+    db
+      .select()
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.orgId, orgId),
+          eq(accounts.active, true),
+          or(
+            eq(accounts.type, 'expense'),
+            sql`${accounts.systemRole} in ('accounts_payable','input_tax')`,
+            vendor.defaultExpenseAccountId
+              ? eq(accounts.id, vendor.defaultExpenseAccountId)
+              : undefined,
+          ),
+        ),
+      )
+      .orderBy(asc(accounts.code)),
+    db
+      .select()
+      .from(bills)
+      .where(and(eq(bills.orgId, orgId), eq(bills.vendorId, vendorId)))
+      .orderBy(asc(bills.dueDate)),
+  ]);
+  const openBills = [];
+  for (const b of vendorBills) {
+    const paid = await paidOnBill(db, orgId, b.id);
+    if (paid < b.totalMinor)
+      openBills.push({
+        id: b.id,
+        billNumber: b.billNumber,
+        dueDate: b.dueDate,
+        currency: b.currency,
+        totalMinor: b.totalMinor.toString(),
+        paidMinor: paid.toString(),
+      });
+  }
+  return {
+    vendor: {
+      id: vendor.id,
+      name: vendor.name,
+      email: vendor.email,
+      taxId: vendor.taxId,
+      paymentTermsId: vendor.paymentTermsId,
+      defaultExpenseAccountId: vendor.defaultExpenseAccountId,
+      status: vendor.status,
+    },
+    openBills,
+    paymentTerms: terms
+      ? { id: terms.id, code: terms.code, name: terms.name, dueDays: terms.dueDays }
+      : null,
+    taxCodes: tax.map((t) => ({
+      id: t.id,
+      code: t.code,
+      name: t.name,
+      kind: t.kind,
+      rateBasisPoints: t.rateBasisPoints,
+    })),
+    accounts: accts.map((a) => ({
+      id: a.id,
+      code: a.code,
+      name: a.name,
+      type: a.type,
+      systemRole: a.systemRole,
+    })),
+  };
+};
+
+export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {
+  master_data_search: masterDataSearch,
+  trial_balance: trialBalanceTool,
+  bank_accounts_list: bankAccountsList,
+  document_search: documentSearch,
+  ap_context: apContext,
+};

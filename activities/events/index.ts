@@ -1,0 +1,81 @@
+import type { Db } from '../../db/connection';
+import { insertAcceptedEvent, recordEventTransition } from '../../db/repositories/events';
+import { enabledSubscribers, getOrgAgentSettings } from '../../db/repositories/agent-runs';
+import type { AgentSnapshot, RunLimits } from '../../workflows/agent-runs/contract';
+import type { EventEnvelope, EventState } from '../../workflows/events/contract';
+
+export interface EventsDeps {
+  db: Db;
+  /** The loaded agent definitions (files are the source of truth for what an agent is). */
+  agents: ReadonlyMap<string, AgentSnapshot>;
+  defaultOrgMaxConcurrentRuns: number;
+  globalLlmConcurrency: number;
+  llmAvailable: boolean;
+}
+
+/** The events domain's activities: the event's rows, and who it is dispatched to. */
+export function createEventsActivities(deps: EventsDeps) {
+  const { db } = deps;
+  return {
+    /** Stores the accepted event (pending, at its acceptance time); idempotent on its id. */
+    async eventRecordAccepted(e: {
+      eventId: string;
+      envelope: EventEnvelope;
+      dedupKey: string;
+      workflowId: string;
+      acceptedAtMs: number;
+    }): Promise<void> {
+      await insertAcceptedEvent(db, {
+        id: e.eventId,
+        orgId: e.envelope.orgId,
+        type: e.envelope.type,
+        source: e.envelope.source,
+        payload: e.envelope.payload,
+        dedupKey: e.dedupKey,
+        workflowId: e.workflowId,
+        causation: e.envelope.causation ?? null,
+        acceptedAt: new Date(e.acceptedAtMs),
+      });
+    },
+
+    /** Records one state of the event with its time. */
+    async eventTransition(t: {
+      eventId: string;
+      seq: number;
+      state: EventState;
+      detail: string | null;
+      atMs: number;
+      attempts: number;
+    }): Promise<void> {
+      const { atMs, ...rest } = t;
+      await recordEventTransition(db, { ...rest, at: new Date(atMs) });
+    },
+
+    /**
+     * Enabled agents subscribed to the type (the database holds the operators' enabled flag,
+     * the files the definition), with the org's limits. An agent enabled in the database
+     * but no longer in the files is not dispatched.
+     */
+    async eventPlanDispatch(q: {
+      orgId: string;
+      type: string;
+    }): Promise<{ agents: AgentSnapshot[]; limits: RunLimits }> {
+      const subscribed = await enabledSubscribers(db, q.type);
+      const agents = subscribed.flatMap((t) => {
+        const a = deps.agents.get(t);
+        return a ? [a] : [];
+      });
+      const settings = await getOrgAgentSettings(db, q.orgId);
+      return {
+        agents,
+        limits: {
+          orgMaxConcurrentRuns: settings?.maxConcurrentRuns ?? deps.defaultOrgMaxConcurrentRuns,
+          globalLlmConcurrency: deps.globalLlmConcurrency,
+          llmAvailable: deps.llmAvailable,
+          operatorUserId: settings?.operatorUserId ?? null,
+        },
+      };
+    },
+  };
+}
+export type EventsActivities = ReturnType<typeof createEventsActivities>;

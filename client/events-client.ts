@@ -1,0 +1,135 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Db } from '../db/connection';
+import { insertDuplicateEvent } from '../db/repositories/events';
+import { CsOrg, CsState } from '../workflows/analysis.contract';
+import {
+  CsEventType,
+  DEFAULT_EXPIRE_AFTER_MS,
+  DEFAULT_RETRY_DELAYS_MS,
+  EVENTS_TASK_QUEUE,
+  EVENT_WORKFLOW,
+  EventEnvelopeSchema,
+  eventStateQuery,
+  eventWorkflowId,
+  type EventResult,
+  type EventStateView,
+  type EventWorkflowInput,
+} from '../workflows/events/contract';
+import { InvalidRequestError } from './errors';
+
+/** JSON with object keys sorted at every level: the same payload always hashes the same. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.keys(v as Record<string, unknown>)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+export function dedupKeyOf(payload: unknown): string {
+  return createHash('sha256').update(canonicalJson(payload)).digest('hex');
+}
+
+export interface Accepted {
+  eventId: string;
+  workflowId: string;
+  status: 'accepted' | 'duplicate';
+  /** For a duplicate: the active event it duplicates. */
+  duplicateOf: string | null;
+}
+
+export interface EventsClientOptions {
+  taskQueue?: string;
+  retryDelaysMs?: number[];
+  expireAfterMs?: number;
+}
+
+/**
+ * The one entry point for events, used by the API, connectors, schedules, rules and agents.
+ * An event is an eventWorkflow whose id is its (org, type, dedup key): while one is active a
+ * second start fails, and the second is recorded as `duplicate` pointing at the first —
+ * never silently dropped. A closed event (failed included) does not block its payload.
+ */
+export class EventsClient {
+  constructor(
+    private readonly client: Client,
+    private readonly db: Db,
+    private readonly opts: EventsClientOptions = {},
+  ) {}
+
+  async acceptEvent(raw: unknown): Promise<Accepted> {
+    const parsed = EventEnvelopeSchema.safeParse(raw);
+    if (!parsed.success) throw InvalidRequestError.fromZod('event', parsed.error);
+    const envelope = parsed.data;
+    const dedupKey = dedupKeyOf(envelope.payload);
+    const workflowId = eventWorkflowId(envelope.orgId, envelope.type, dedupKey);
+    const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
+    const acceptedAtMs = Date.now();
+    const input: EventWorkflowInput = {
+      eventId,
+      envelope,
+      dedupKey,
+      acceptedAtMs,
+      retryDelaysMs: this.opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      expireAfterMs: this.opts.expireAfterMs ?? DEFAULT_EXPIRE_AFTER_MS,
+    };
+    try {
+      await this.client.workflow.start(EVENT_WORKFLOW, {
+        args: [input],
+        taskQueue: this.opts.taskQueue ?? EVENTS_TASK_QUEUE,
+        workflowId,
+        // Only an active event blocks its duplicate (FAIL while running); any closed one —
+        // completed, ignored, expired or failed — lets the same payload in again, so a
+        // failed event can be retried by sending it again.
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        memo: { eventId },
+        typedSearchAttributes: [
+          { key: CsOrg, value: envelope.orgId },
+          { key: CsEventType, value: envelope.type },
+          { key: CsState, value: 'pending' },
+        ],
+      });
+      return { eventId, workflowId, status: 'accepted', duplicateOf: null };
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      const desc = await this.client.workflow.getHandle(workflowId).describe();
+      const original = String(
+        (desc.memo as { eventId?: unknown } | undefined)?.eventId ?? desc.runId,
+      );
+      await insertDuplicateEvent(this.db, {
+        id: eventId,
+        orgId: envelope.orgId,
+        type: envelope.type,
+        source: envelope.source,
+        payload: envelope.payload,
+        dedupKey,
+        workflowId,
+        duplicateOf: original,
+        causation: envelope.causation ?? null,
+        acceptedAt: new Date(acceptedAtMs),
+      });
+      return { eventId, workflowId, status: 'duplicate', duplicateOf: original };
+    }
+  }
+
+  /** The event's result once terminal (its state, attempts and agent runs). */
+  async result(workflowId: string): Promise<EventResult> {
+    return (await this.client.workflow.getHandle(workflowId).result()) as EventResult;
+  }
+
+  async state(workflowId: string): Promise<EventStateView> {
+    return this.client.workflow.getHandle(workflowId).query(eventStateQuery);
+  }
+}
+
+/** Functional form of EventsClient.acceptEvent, for callers that hold a client and db. */
+export function acceptEvent(
+  deps: { client: Client; db: Db } & EventsClientOptions,
+  raw: unknown,
+): Promise<Accepted> {
+  return new EventsClient(deps.client, deps.db, deps).acceptEvent(raw);
+}

@@ -1,0 +1,220 @@
+import { cpus, tmpdir } from 'node:os';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { parse, stringify } from 'yaml';
+import { Client as PgClient } from 'pg';
+import { loadConfig } from '../config/env';
+import { openDatabase } from '../db/connection';
+import { runMigrations } from '../db/migrate';
+import { ensureOrganization } from '../db/repositories/organizations';
+import { runsOfEvent, setOrgAgentSettings } from '../db/repositories/agent-runs';
+import { getEvent } from '../db/repositories/events';
+import { createWorker } from '../worker';
+import { EventsClient } from '../client/events-client';
+import { TERMINAL_EVENT_STATES } from '../workflows/events/contract';
+import { startDevServer, portOpen } from './lib/dev-server';
+import { PROJECT_ROOT } from './lib/temporal-binaries';
+
+/**
+ * `npm run bench -- events [--json FILE] [--n 1000] [--probe 50] [--cap 20]`: event pickup
+ * latency and sustained throughput of the agent runtime. Needs DATABASE_URL (a PostgreSQL
+ * server; the bench creates and drops its own database there). Starts its own dev server.
+ *
+ * The agent is the shipped document_analyst with its analysis replaced by a fake that
+ * returns at once: what is measured is the runtime (event workflow, dispatch, slots, agent
+ * instance, bookkeeping), not the analysis.
+ *
+ * - pickupLatencyMs: accepted → agent instance started (its row written by its first
+ *   activity), over `probe` events sent one at a time on an idle runtime.
+ * - pickupToRunningMs: accepted → running (slots granted), same events.
+ * - eventsPerSecond: a burst of n events for one org, first accept → last terminal state.
+ * - dropped: burst events accepted that never reached a terminal state.
+ */
+export interface EventsBench {
+  suite: 'events';
+  events: number;
+  probeEvents: number;
+  orgCap: number;
+  pickupLatencyMs: { p50: number; p95: number; p99: number };
+  pickupToRunningMs: { p50: number; p95: number; p99: number };
+  burstPickupLatencyMs: { p50: number; p95: number; p99: number };
+  eventsPerSecond: number;
+  dropped: number;
+  maxConcurrentAnalyses: number;
+  agentWork: string;
+  cores: number;
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const round = (n: number) => Math.round(n * 10) / 10;
+const dist = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: round(pct(s, 50)), p95: round(pct(s, 95)), p99: round(pct(s, 99)) };
+};
+
+export async function benchEvents(opts: {
+  n: number;
+  probe: number;
+  cap: number;
+}): Promise<EventsBench> {
+  const cfg = loadConfig();
+  if (!cfg.DATABASE_URL)
+    throw new Error(
+      'set DATABASE_URL to a PostgreSQL server (the bench creates its own database there)',
+    );
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const port = 17_352;
+    if (await portOpen('127.0.0.1', port))
+      throw new Error(`port ${port} is busy: another bench running?`);
+    const server = await startDevServer(
+      {
+        port,
+        uiPort: port + 1000,
+        dbFilename: undefined,
+        namespace: 'countersign-bench',
+        headless: true,
+        logLevel: 'error',
+      },
+      join(PROJECT_ROOT, '.data', 'bench-events-temporal.log'),
+    );
+    stops.push(server.stop);
+
+    const dbName = `cs_bench_events_${process.pid}`;
+    const admin = new PgClient({ connectionString: cfg.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    stops.push(async () => {
+      const a = new PgClient({ connectionString: cfg.DATABASE_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${dbName} with (force)`);
+      await a.end();
+    });
+    const url = new URL(cfg.DATABASE_URL);
+    url.pathname = `/${dbName}`;
+    const runCfg = {
+      ...cfg,
+      DATABASE_URL: url.toString(),
+      TEMPORAL_ADDRESS: server.address,
+      TEMPORAL_NAMESPACE: server.namespace,
+      embeddedDatabase: false,
+    };
+    const database = await openDatabase({ ...runCfg, DB_POOL_SIZE: 16 });
+    stops.push(database.close);
+    await runMigrations(database);
+    const org = `bench-${Date.now().toString(36)}`;
+    await ensureOrganization(database.db, { id: org, name: 'Bench Org' });
+    await setOrgAgentSettings(database.db, { orgId: org, maxConcurrentRuns: opts.cap });
+
+    const agentsDir = mkdtempSync(join(tmpdir(), 'cs-bench-agents-'));
+    stops.push(async () => rmSync(agentsDir, { recursive: true, force: true }));
+    const target = join(agentsDir, 'document_analyst');
+    cpSync(join(PROJECT_ROOT, 'agents', 'document_analyst'), target, { recursive: true });
+    const config = parse(readFileSync(join(target, 'config.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      join(target, 'config.yaml'),
+      stringify({ ...config, max_concurrent_runs: opts.cap }),
+    );
+
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const fakeAnalyze = async () => {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      await Promise.resolve();
+      inFlight -= 1;
+      return { requestId: 'bench', outcome: 'delivered', answer: null };
+    };
+    const taskQueue = 'bench-events';
+    const { worker, connection } = await createWorker({
+      cfg: runCfg,
+      database,
+      taskQueue,
+      agentRuntime: { agentsDir },
+      activityOverrides: { agentAnalyzeDocument: fakeAnalyze as never },
+    });
+    const running = worker.run();
+    stops.push(async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    });
+    const clientConnection = await Connection.connect({ address: server.address });
+    stops.push(() => clientConnection.close());
+    const client = new Client({ connection: clientConnection, namespace: server.namespace });
+    const events = new EventsClient(client, database.db, { taskQueue, retryDelaysMs: [] });
+    const send = (tag: string, i: number) =>
+      events.acceptEvent({
+        orgId: org,
+        type: 'document.received',
+        source: 'connector',
+        payload: { documentId: `${tag}-${i}` },
+      });
+
+    const pickup = async (eventId: string) => {
+      const ev = await getEvent(database.db, eventId);
+      const [run] = await runsOfEvent(database.db, eventId);
+      if (!ev || !run) return null;
+      return {
+        started: run.createdAt.getTime() - ev.acceptedAt.getTime(),
+        running: run.startedAt ? run.startedAt.getTime() - ev.acceptedAt.getTime() : null,
+      };
+    };
+
+    // Latency on an idle runtime: one event at a time.
+    const probeStarted: number[] = [];
+    const probeRunning: number[] = [];
+    for (let i = 0; i < opts.probe; i++) {
+      const a = await send('probe', i);
+      await events.result(a.workflowId);
+      const p = await pickup(a.eventId);
+      if (p) {
+        probeStarted.push(p.started);
+        if (p.running !== null) probeRunning.push(p.running);
+      }
+    }
+
+    // Throughput: a burst for one org.
+    const t0 = performance.now();
+    const accepted = await Promise.all(Array.from({ length: opts.n }, (_, i) => send('burst', i)));
+    await Promise.all(
+      accepted.map((a) =>
+        Promise.race([
+          events.result(a.workflowId).catch(() => null),
+          new Promise((r) => setTimeout(r, 20 * 60_000)),
+        ]),
+      ),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    let dropped = 0;
+    const burstPickup: number[] = [];
+    for (const a of accepted) {
+      const ev = await getEvent(database.db, a.eventId);
+      if (!ev || !TERMINAL_EVENT_STATES.includes(ev.state)) dropped += 1;
+      const p = await pickup(a.eventId);
+      if (p) burstPickup.push(p.started);
+    }
+    return {
+      suite: 'events',
+      events: opts.n,
+      probeEvents: opts.probe,
+      orgCap: opts.cap,
+      pickupLatencyMs: dist(probeStarted),
+      pickupToRunningMs: dist(probeRunning),
+      burstPickupLatencyMs: dist(burstPickup),
+      eventsPerSecond: round(opts.n / seconds),
+      dropped,
+      maxConcurrentAnalyses: maxInFlight,
+      agentWork: 'document_analyst with a fake analyze_document that returns at once',
+      cores: cpus().length,
+    };
+  } finally {
+    for (const stop of stops.reverse())
+      await stop().catch((err: unknown) => console.error('stop failed:', err));
+  }
+}

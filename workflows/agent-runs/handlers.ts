@@ -1,0 +1,11 @@
+import type { AgentHandler } from './context';
+import { handle as documentAnalyst } from '../../agents/document_analyst/handler';
+
+/**
+ * Code and hybrid handlers by agent type. They are bundled with the workflows (they run in
+ * the workflow sandbox), so each is imported here; the loader refuses a code or hybrid agent
+ * whose handler is missing from this map.
+ */
+export const AGENT_HANDLERS: Readonly<Record<string, AgentHandler>> = {
+  document_analyst: documentAnalyst,
+};

@@ -1,0 +1,2 @@
+// The events domain's workflow entry (STYLE: workflows/<domain>.ts stays a thin entry).
+export { eventWorkflow } from './events/workflow';

@@ -1,0 +1,210 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  ParentClosePolicy,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EventsActivities } from '../../activities/events';
+import { CsOrg, CsState } from '../analysis.contract';
+import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from '../errors';
+import {
+  AGENT_RUN_WORKFLOW,
+  CsAgentType,
+  agentRunWorkflowId,
+  type AgentRunResult,
+} from '../agent-runs/contract';
+import type { agentRunWorkflow } from '../agent-runs/workflow';
+import {
+  CsEventType,
+  EventWorkflowInputSchema,
+  eventStateQuery,
+  type EventResult,
+  type EventRunSummary,
+  type EventState,
+} from './contract';
+
+// Bookkeeping rows are quick, idempotent database writes: local activities, so recording a
+// state costs no round trip through the server (pickup latency and throughput both gain).
+const book = proxyLocalActivities<EventsActivities>({
+  startToCloseTimeout: '30s',
+  retry: {
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumInterval: '10s',
+    maximumAttempts: 10,
+    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+  },
+});
+
+const messageOf = (err: unknown): string => {
+  if (
+    (err instanceof ChildWorkflowFailure || err instanceof ActivityFailure) &&
+    err.cause instanceof ApplicationFailure
+  )
+    return err.cause.message;
+  return err instanceof Error ? err.message : String(err);
+};
+
+/**
+ * One accepted event: record it, find the enabled agents subscribed to its type (none:
+ * ignored), run each as a child agent instance, and retry the failed ones after the
+ * configured delays (60 s, 300 s, 900 s by default). An agent that cannot get a concurrency
+ * slot before the event's lifetime ends makes the event expired — it waited, it was not
+ * dropped. Every state is stored with its time.
+ */
+export async function eventWorkflow(raw: unknown): Promise<EventResult> {
+  const parsed = EventWorkflowInputSchema.safeParse(raw);
+  if (!parsed.success)
+    throw permanentFailure(
+      ErrorType.InvalidRequest,
+      `Invalid event: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  const input = parsed.data;
+  const { envelope, eventId } = input;
+  let state: EventState = 'pending';
+  let seq = 0;
+  let attempts = 0;
+  const runs: EventRunSummary[] = [];
+  setHandler(eventStateQuery, () => ({ eventId, state, attempts, runs: [...runs] }));
+
+  const transition = async (s: EventState, detail: string | null) => {
+    state = s;
+    upsertSearchAttributes([{ key: CsState, value: s }]);
+    setCurrentDetails(`**${s}** — ${envelope.type}${detail ? `: ${detail}` : ''}`);
+    await book.eventTransition({
+      eventId,
+      seq: ++seq,
+      state: s,
+      detail,
+      atMs: Date.now(),
+      attempts,
+    });
+  };
+  const done = (detail: string | null): EventResult => ({
+    eventId,
+    state,
+    attempts,
+    runs: [...runs],
+    detail,
+  });
+
+  upsertSearchAttributes([
+    { key: CsOrg, value: envelope.orgId },
+    { key: CsEventType, value: envelope.type },
+    { key: CsState, value: state },
+  ]);
+  const [, plan] = await Promise.all([
+    book.eventRecordAccepted({
+      eventId,
+      envelope,
+      dedupKey: input.dedupKey,
+      workflowId: workflowInfo().workflowId,
+      acceptedAtMs: input.acceptedAtMs,
+    }),
+    book.eventPlanDispatch({ orgId: envelope.orgId, type: envelope.type }),
+  ]);
+  seq = 1; // the accepted row carries transition 1 (pending) at the acceptance time
+  if (plan.agents.length === 0) {
+    await transition('ignored', `no enabled agent subscribes to ${envelope.type}`);
+    return done(`no enabled agent subscribes to ${envelope.type}`);
+  }
+
+  await transition('processing', plan.agents.map((a) => a.agentType).join(', '));
+  const deadline = input.acceptedAtMs + input.expireAfterMs;
+  let remaining = [...plan.agents];
+  for (let attempt = 1; ; attempt++) {
+    attempts = attempt;
+    const results = await Promise.all(
+      remaining.map(async (agent): Promise<AgentRunResult> => {
+        const runId = agentRunWorkflowId(envelope.orgId, agent.agentType, eventId, attempt);
+        try {
+          const child = await startChild<typeof agentRunWorkflow>(AGENT_RUN_WORKFLOW, {
+            workflowId: runId,
+            args: [
+              {
+                orgId: envelope.orgId,
+                attempt,
+                agent,
+                trigger: {
+                  eventId,
+                  eventType: envelope.type,
+                  source: envelope.source,
+                  payload: envelope.payload,
+                  hop: envelope.causation?.hop ?? 0,
+                },
+                limits: plan.limits,
+                slotDeadlineMs: deadline,
+              },
+            ],
+            // A run waiting for an approval is the gateway's business: it must not be killed
+            // with the event.
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            typedSearchAttributes: [
+              { key: CsOrg, value: envelope.orgId },
+              { key: CsAgentType, value: agent.agentType },
+              { key: CsState, value: 'pending' },
+            ],
+          });
+          return await child.result();
+        } catch (err) {
+          return {
+            runId,
+            state: 'failed',
+            outcome: 'failed',
+            reason: messageOf(err),
+            output: null,
+            submissions: [],
+            toolCalls: 0,
+            retryable: true,
+          };
+        }
+      }),
+    );
+    results.forEach((r, i) =>
+      runs.push({
+        agentType: remaining[i]?.agentType ?? '?',
+        attempt,
+        runId: r.runId,
+        state: r.state,
+        outcome: r.outcome,
+        reason: r.reason,
+      }),
+    );
+    const failed = remaining.filter((_, i) => results[i]?.state !== 'completed');
+    const failedResults = results.filter((r) => r.state !== 'completed');
+    if (failed.length === 0) {
+      await transition(
+        'completed',
+        `${runs.filter((r) => r.state === 'completed').length} run(s) completed`,
+      );
+      return done(null);
+    }
+    if (failedResults.some((r) => r.outcome === 'expired')) {
+      await transition('expired', 'no concurrency slot within the event lifetime');
+      return done('expired waiting for a concurrency slot');
+    }
+    const why = failedResults.map((r) => `${r.runId}: ${r.outcome} (${r.reason ?? ''})`).join('; ');
+    const delay = input.retryDelaysMs[attempt - 1];
+    if (failedResults.some((r) => !r.retryable) || delay === undefined) {
+      await transition('failed', why);
+      return done(why);
+    }
+    await book.eventTransition({
+      eventId,
+      seq: ++seq,
+      state: 'processing',
+      detail: `attempt ${attempt} failed; retry in ${delay} ms: ${why}`,
+      atMs: Date.now(),
+      attempts,
+    });
+    await sleep(delay);
+    remaining = failed;
+  }
+}
