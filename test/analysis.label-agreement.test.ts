@@ -5,6 +5,7 @@ import {
   type LabelEvidence,
 } from '../workflows/analysis/label-agreement';
 import { runValidationGate } from '../workflows/analysis/validation-gate';
+import { readAskedFormByCues } from '../workflows/analysis/form-reader';
 import { AnalysisRequestSchema } from '../workflows/analysis/request';
 import type { NumericClaim } from '../workflows/analysis/evidence';
 import type { StepResult } from '../workflows/analysis/step-result';
@@ -290,5 +291,24 @@ describe('the validation gate routes on label agreement', () => {
     const v = gate(base);
     expect(v.route).toBe('DELIVER');
     expect(v.checks.labelAgreement).toBeUndefined();
+  });
+});
+
+describe('the cue reader reads a total over several named years as their sum', () => {
+  it.each([
+    'How much did the company pay in dividends in total over FY2029-FY2031?',
+    'What was the total licensing income the company recorded over its fiscal years 2029, 2030 and 2031?',
+    'What was total revenue summed over fiscal years 2029, 2030 and 2031?',
+  ])('%s', (question) => {
+    expect(readAskedFormByCues(question)).toMatchObject({
+      operation: 'sum',
+      periods: ['FY2029', 'FY2030', 'FY2031'],
+      periodCount: 3,
+    });
+  });
+  it('but a total in one year stays a level', () => {
+    expect(
+      readAskedFormByCues('What was the total revenue over FY2031 in USD millions?').operation,
+    ).toBe('level');
   });
 });

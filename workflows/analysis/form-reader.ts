@@ -158,6 +158,13 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
   if (/\bminus\b|\bless\b(?! than)|\bnet of\b|\bsubtract/.test(main)) return 'difference';
   if (/\bsum of\b|\bcombined\b|\bcumulative\b|\bin aggregate\b|\badded together\b/.test(main))
     return 'sum';
+  // "in total over FY2017-FY2019", "total interest expense over 2018, 2019 and 2020",
+  // "summed over fiscal years ...": a total over several named years is their sum.
+  if (
+    /\bsummed\b|\bin total\b|\btotal (?:[\w&'’,.-]+ ){0,6}(?:over|across)\b/.test(main) &&
+    new Set(readPeriodCues(main).map((c) => c.year)).size >= 2
+  )
+    return 'sum';
   // An inline definition is checked against the delivered formula itself (answer-form.ts);
   // it does not change what kind of operation the question asks for.
   void def;
