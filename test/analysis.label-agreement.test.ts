@@ -312,3 +312,15 @@ describe('the cue reader reads a total over several named years as their sum', (
     ).toBe('level');
   });
 });
+
+describe('the cue reader reads a margin asked "in dollars" as an amount', () => {
+  it('reads currency for "gross margin (in dollars)" and percent when a percent is asked', () => {
+    expect(
+      readAskedFormByCues('What was the FY2031 gross margin (in dollars)? Answer in USD millions.')
+        .kind,
+    ).toBe('currency_amount');
+    expect(readAskedFormByCues('What was the FY2031 gross margin in percent?').kind).toBe(
+      'percent',
+    );
+  });
+});

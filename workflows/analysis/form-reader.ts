@@ -109,6 +109,12 @@ function readKind(main: string, whole: string): QuantityKind | null {
   if (/\bper (?:diluted |basic )?share\b|\beps\b|\bearnings per\b/.test(main)) return 'per_share';
   if (/\bdays\b|\bdso\b|\bdpo\b|\bdio\b|\bcash conversion cycle\b/.test(main)) return 'days';
   if (/\bexpressed as a decimal\b|\bas a decimal\b|\bin decimal\b/.test(whole)) return 'ratio';
+  // "gross margin (in dollars)": the dollar figure a margin word can also name.
+  if (
+    /\bin (?:us )?dollars\b|\bdollar (?:amount|value|figure)\b|\bas an amount\b/.test(whole) &&
+    !/%|\bpercent(?:s|age)?\b|\bper cent\b/.test(whole)
+  )
+    return 'currency_amount';
   if (
     /%|\bpercent(?:s|age)?\b|\bper cent\b|\bmargin\b|\bcagr\b|\bgrowth rate\b|\brate of (?:growth|return)\b|\b(?:tax|interest|growth) rate\b|\breturn on\b|\byield\b/.test(
       main,
