@@ -19,6 +19,7 @@ function ev(question: string, labels: string[], over: Partial<LabelEvidence> = {
   return {
     question,
     entry: 'Revenue',
+    formula: false,
     catalogPhrases: REVENUE_PHRASES,
     read: labels.map((label) => ({ metric: 'revenue', label, heading: null, page: 4 })),
     filerWords: FILER,
@@ -152,7 +153,11 @@ describe('the label agreement check', () => {
       ev(
         'Gross margin = gross profit / revenue. What was the FY2031 gross margin (in percent)?',
         ['Gross profit', 'Revenue'],
-        { entry: 'Gross margin', catalogPhrases: ['Gross margin', 'gross profit', 'revenue'] },
+        {
+          entry: 'Gross margin',
+          formula: true,
+          catalogPhrases: ['Gross margin', 'gross profit', 'revenue'],
+        },
       ),
     );
     expect(c).toMatchObject({ status: 'agree', head: 'gross margin', qualifiers: [] });
@@ -322,5 +327,41 @@ describe('the cue reader reads a margin asked "in dollars" as an amount', () => 
     expect(readAskedFormByCues('What was the FY2031 gross margin in percent?').kind).toBe(
       'percent',
     );
+  });
+});
+
+describe('the label check on a formula', () => {
+  const taxRate = (question: string) =>
+    checkLabelAgreement(
+      ev(question, [], {
+        entry: 'Effective tax rate',
+        formula: true,
+        catalogPhrases: ['Effective tax rate', 'income tax expense', 'income before income taxes'],
+        read: [
+          { metric: 'income_tax', label: 'Provision for income taxes', heading: null, page: 7 },
+          { metric: 'pretax_income', label: 'Income before income taxes', heading: null, page: 7 },
+        ],
+      }),
+    );
+  it('accepts words naming one of its inputs ("A over B")', () => {
+    expect(
+      taxRate('What was the FY2031 income tax expense over income before income taxes?').status,
+    ).toBe('agree');
+  });
+  it('refuses a qualifier no input carries', () => {
+    expect(taxRate('What was the FY2031 foreign effective tax rate?').reasons).toEqual([
+      'label_mismatch: asked "foreign effective tax rate", read "Provision for income taxes": "foreign" not in the row label',
+      'label_mismatch: asked "foreign effective tax rate", read "Income before income taxes": "foreign" not in the row label',
+    ]);
+  });
+  it('does not read a month or the filer named on a later cover page as a qualifier', () => {
+    const words = coverWords([
+      { page: 0, text: 'FORM 10-K' },
+      { page: 1, text: 'QUILLFEATHER TOOLS, INC.' },
+    ]);
+    const c = checkLabelAgreement(
+      ev('What were Quillfeather revenues at May 31, 2031?', ['Revenues'], { filerWords: words }),
+    );
+    expect(c.status).toBe('agree');
   });
 });

@@ -24,9 +24,14 @@ export function rowLabels(text: string): string[] {
   return [...new Set(out)];
 }
 
-/** The words on a filing's cover page: the filer's own name is among them. */
+/** The words on a filing's first pages (its cover): the filer's own name is among them. */
 export function coverWords(pages: { page: number; text: string }[]): string[] {
-  const cover = pages.find((p) => p.page === 0)?.text ?? pages[0]?.text ?? '';
+  // The first pages: some filings open with a bare "FORM 10-K" page before the cover.
+  const cover = [...pages]
+    .sort((a, b) => a.page - b.page)
+    .slice(0, 3)
+    .map((p) => p.text)
+    .join('\n');
   const words = cover.toLowerCase().match(/[a-z0-9&]+/g) ?? [];
   return [...new Set(words)].slice(0, 400);
 }
@@ -60,6 +65,7 @@ export function labelEvidenceOf(
   );
   return {
     question,
+    formula: formula !== undefined,
     entry: formula?.name ?? (parsed.metric ? (getMetric(parsed.metric)?.name ?? '') : ''),
     catalogPhrases: [...new Set(catalogPhrases)].slice(0, 200),
     read,

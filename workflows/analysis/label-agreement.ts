@@ -44,6 +44,8 @@ export const LabelEvidenceSchema = z.object({
   question: z.string(),
   /** The catalog entry extraction used (metric or formula name): its own words are not qualifiers. */
   entry: z.string(),
+  /** Whether the entry is a formula over several different rows (not one line item). */
+  formula: z.boolean().default(false),
   /** Phrases the catalog accepts for the entry extraction used (metric or formula). */
   catalogPhrases: z.array(z.string()).max(200),
   /** Every printed row the answer was read from or computed from. */
@@ -82,7 +84,7 @@ export const LABEL_SYNONYMS: readonly (readonly string[])[] = [
   ['repurchase', 'buyback'],
   ['sale', 'revenue'],
   ['earning', 'income', 'profit'],
-  ['expense', 'cost', 'charge'],
+  ['expense', 'cost', 'charge', 'provision'],
   ['tax', 'taxation'],
   ['product', 'merchandise', 'good'],
   ['service', 'service'],
@@ -265,8 +267,13 @@ const SOURCE_WORDS: ReadonlySet<string> = new Set([
 ]);
 const RIGHT_SKIP: ReadonlySet<string> = new Set(['the', 'its', 'their', 'to', 'by', 'a', 'an']);
 
+/** Counts, ordinals and month names: period words, never a line item's qualifier. */
 const NUMBER_WORDS: ReadonlySet<string> = new Set(
-  'one two three four five six seven eight nine ten first second third fourth fifth'.split(' '),
+  (
+    'one two three four five six seven eight nine ten first second third fourth fifth ' +
+    'january february march april may june july august september october november december ' +
+    'jan feb mar apr jun jul aug sep sept oct nov dec'
+  ).split(' '),
 );
 
 interface Tok {
@@ -347,7 +354,10 @@ function askingPart(question: string): string {
     ) ??
     sentences[0] ??
     question;
-  const noDef = asking.split(/\b(?:is|are)?\s*defined as\b|\bdefine\b|\bwhere\b/i)[0] ?? asking;
+  const noDef =
+    asking.split(
+      /\b(?:is|are)?\s*(?:defined|calculated|computed|measured|taken) as\b|\bdefine\b|\bwhere\b|\bi\.e\./i,
+    )[0] ?? asking;
   // "(in USD millions)" and similar parentheticals give units, never the line item.
   return noDef.replace(/\([^)]*\)/g, ' , ');
 }
@@ -526,9 +536,17 @@ export function checkLabelAgreement(ev: LabelEvidence): LabelCheck {
 
   const unsupported: string[] = [];
   const reasons: string[] = [];
+  // A formula reads several different rows: a qualifier naming one of its inputs ("tax
+  // expense over pre-tax income") is supported when some input carries it. A metric reads one
+  // line item (over one or more years): every row read must carry every qualifier.
+  const stemsOfRead = (r: LabelRead) =>
+    new Set([...stemsOf(r.label), ...(r.heading ? stemsOf(r.heading) : [])]);
+  const anyInput = new Set(ev.read.flatMap((r) => [...stemsOfRead(r)]));
   for (const r of ev.read) {
-    const stems = new Set([...stemsOf(r.label), ...(r.heading ? stemsOf(r.heading) : [])]);
-    const missing = qualifiers.filter((q) => !supports(stems, q));
+    const stems = stemsOfRead(r);
+    const missing = qualifiers.filter(
+      (q) => !supports(stems, q) && !(ev.formula && supports(anyInput, q)),
+    );
     if (missing.length === 0) continue;
     for (const m of missing) if (!unsupported.includes(m)) unsupported.push(m);
     const carrier = ev.pageLabels.find(
