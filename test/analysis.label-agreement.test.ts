@@ -365,3 +365,23 @@ describe('the label check on a formula', () => {
     expect(c.status).toBe('agree');
   });
 });
+
+describe('the cue reader reads "averaged across" and "with one decimal"', () => {
+  it('reads an average over the listed years and the asked precision', () => {
+    expect(
+      readAskedFormByCues(
+        'Compute the operating margin averaged across FY2029, FY2030 and FY2031, expressed as a percentage with one decimal.',
+      ),
+    ).toMatchObject({
+      operation: 'average',
+      periods: ['FY2029', 'FY2030', 'FY2031'],
+      periodCount: 3,
+      rounding: 1,
+    });
+  });
+  it('does not read "as a decimal" as a precision', () => {
+    expect(readAskedFormByCues('What was the FY2031 current ratio as a decimal?').rounding).toBe(
+      null,
+    );
+  });
+});

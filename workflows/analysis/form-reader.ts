@@ -88,11 +88,13 @@ function readScale(text: string): AnswerForm['scale'] {
 }
 
 function readRounding(text: string): number | null {
-  const dp = /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal/.exec(
-    text,
-  );
+  // "two decimal places", "with one decimal" (a precision, not "as a decimal").
+  const dp =
+    /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal|\bwith (\w+) decimal\b/.exec(
+      text,
+    );
   if (dp) {
-    const n = count(dp[1] ?? dp[2]);
+    const n = count(dp[1] ?? dp[2] ?? dp[3]);
     if (n !== null) return n;
   }
   if (/\bround(?:ed|ing)?\b[^.?]{0,40}\b(?:whole (?:number|percent(?:age)?)|integer)\b/.test(text))
@@ -142,7 +144,7 @@ const CHANGE_WORDS =
 
 function readOperation(main: string, whole: string, def: Definition | null): Operation | null {
   if (/\bcagr\b|\bcompound(?:ed)? annual growth\b/.test(main)) return 'cagr';
-  if (/(?<!weighted[- ])\baverage\b|\bmean\b/.test(main)) return 'average';
+  if (/(?<!weighted[- ])\baverage[ds]?\b|\bmean\b/.test(main)) return 'average';
   const percentAsked =
     /%|\bpercent(?:s|age)?\b|\bper cent\b|\bgrowth rate\b|\brate of growth\b/.test(main) ||
     /\bin (?:units of )?percents?\b/.test(whole);
