@@ -32,18 +32,12 @@ const VariationSchema = FinanceBenchQuestionSchema.extend({
 type Variation = z.infer<typeof VariationSchema>;
 
 /**
- * Rewordings the current engine delivers with a different answer than the original's
- * (all name the three fiscal years of an average as a list, and the engine averages two of
- * them). They stay `test.failing` so they flip, and must be moved back, once fixed.
+ * Rewordings the current engine delivers with a different answer than the original's: each
+ * stays `test.failing` so it flips, and must be moved back, once fixed. Empty since the
+ * answer-form contract and the cue reader's "averaged across" / "with one decimal": the
+ * rewordings that averaged two of three listed years now go to review.
  */
-const KNOWN_DIFFERENT = new Set([
-  'pv-07966-1',
-  'pv-02608-1',
-  'pv-02608-4',
-  'pv-02981-1',
-  'pv-02981-4',
-  'pv-04302-4',
-]);
+const KNOWN_DIFFERENT = new Set<string>([]);
 
 const variations: Variation[] = readFileSync(DATASET, 'utf8')
   .split('\n')

@@ -45,8 +45,8 @@ const SUBSET = [
  * Items the current code delivers wrong (kept in the suite on purpose): each is an
  * `it.failing` case that flips to a failure — to be moved back to `it` — once fixed.
  */
-// Both former entries (a change in USD delivered as a percent; a three-year sum delivered as
-// one year) are now refused by the answer-form gate.
+// ext-a-0073 (percent change delivered for a change in USD millions) and ext-a-0070 (one
+// year delivered for a three-year sum) go to review since the answer-form contract.
 const KNOWN_WRONG: Record<string, string> = {};
 
 type Form = 'percent' | 'currency' | 'number' | 'text';

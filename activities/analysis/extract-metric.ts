@@ -18,6 +18,7 @@ import {
 import type { AnswerForm, FormEvidence } from '../../workflows/analysis/answer-form';
 import { readAskedFormByCues } from '../../workflows/analysis/form-reader';
 import { parseQuestion } from './extraction/question-parser';
+import { labelEvidenceOf } from './label-evidence';
 
 /** Structured results below this confidence are not trusted: a qualitative fallback replaces them. */
 export const STRUCTURED_MIN_CONFIDENCE = 0.7;
@@ -176,6 +177,7 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
           aggregate: result.parsed.aggregate,
         }),
         deliveredFormula: result.variant ? deliveredFormulaOf(result.variant) : null,
+        labels: labelEvidenceOf(input.question, result, docPages),
       };
       const phrase = result.formula
         ? result.formula.id.replace(/_(change|growth|average)$/, '')

@@ -56,6 +56,14 @@ export interface EvalItem {
     disagreeingFields: string[];
     reasons: string[];
   } | null;
+  /** The gate's label agreement verdict: the question's qualifiers against the rows read. */
+  labelCheck?: {
+    status: 'agree' | 'mismatch' | 'not_checked';
+    asked: string | null;
+    read: string[];
+    unsupported: string[];
+    reasons: string[];
+  } | null;
 }
 
 export interface EvalMetrics {
@@ -233,6 +241,16 @@ export async function runFinanceBench(opts: {
             }
           : null,
       };
+      const lc = view.validation?.checks.labelAgreement ?? null;
+      const labelCheck = lc
+        ? {
+            status: lc.status,
+            asked: lc.asked,
+            read: lc.read,
+            unsupported: lc.unsupported,
+            reasons: lc.reasons,
+          }
+        : null;
       const numbersInCitedText = answer
         ? answer.claims
             .filter((c) => !c.derived)
@@ -271,6 +289,7 @@ export async function runFinanceBench(opts: {
           : null,
         numbersInCitedText,
         ...forms,
+        labelCheck,
       };
     } catch (err) {
       item = {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { loadConfig, type AppConfig } from '../../config/env';
 import { openDatabase, type Database } from '../../db/connection';
@@ -46,7 +46,7 @@ export async function bringUpPlatform(
   let databaseUrl = cfg.DATABASE_URL;
   if (!databaseUrl) {
     const embedded = await startEmbeddedPostgres({
-      dataDir: join(PROJECT_ROOT, cfg.EMBEDDED_DB_DIR),
+      dataDir: resolve(PROJECT_ROOT, cfg.EMBEDDED_DB_DIR),
       port: cfg.EMBEDDED_DB_PORT,
     });
     stops.push(embedded.stop);

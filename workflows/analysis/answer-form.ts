@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LabelEvidenceSchema } from './label-agreement';
 
 /**
  * The answer-form contract: what kind of quantity a question asks for (and an answer
@@ -86,6 +87,11 @@ export const FormEvidenceSchema = z.object({
   /** The form of what was computed; null when no structured answer was produced. */
   delivered: AnswerFormSchema.nullable(),
   deliveredFormula: DeliveredFormulaSchema.nullable(),
+  /**
+   * The rows read, for the label agreement check (workflows/analysis/label-agreement.ts);
+   * absent for a model's reading and in runs recorded before the check existed.
+   */
+  labels: LabelEvidenceSchema.optional(),
 });
 export type FormEvidence = z.infer<typeof FormEvidenceSchema>;
 

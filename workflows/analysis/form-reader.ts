@@ -88,11 +88,13 @@ function readScale(text: string): AnswerForm['scale'] {
 }
 
 function readRounding(text: string): number | null {
-  const dp = /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal/.exec(
-    text,
-  );
+  // "two decimal places", "with one decimal" (a precision, not "as a decimal").
+  const dp =
+    /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal|\bwith (\w+) decimal\b/.exec(
+      text,
+    );
   if (dp) {
-    const n = count(dp[1] ?? dp[2]);
+    const n = count(dp[1] ?? dp[2] ?? dp[3]);
     if (n !== null) return n;
   }
   if (/\bround(?:ed|ing)?\b[^.?]{0,40}\b(?:whole (?:number|percent(?:age)?)|integer)\b/.test(text))
@@ -109,6 +111,12 @@ function readKind(main: string, whole: string): QuantityKind | null {
   if (/\bper (?:diluted |basic )?share\b|\beps\b|\bearnings per\b/.test(main)) return 'per_share';
   if (/\bdays\b|\bdso\b|\bdpo\b|\bdio\b|\bcash conversion cycle\b/.test(main)) return 'days';
   if (/\bexpressed as a decimal\b|\bas a decimal\b|\bin decimal\b/.test(whole)) return 'ratio';
+  // "gross margin (in dollars)": the dollar figure a margin word can also name.
+  if (
+    /\bin (?:us )?dollars\b|\bdollar (?:amount|value|figure)\b|\bas an amount\b/.test(whole) &&
+    !/%|\bpercent(?:s|age)?\b|\bper cent\b/.test(whole)
+  )
+    return 'currency_amount';
   if (
     /%|\bpercent(?:s|age)?\b|\bper cent\b|\bmargin\b|\bcagr\b|\bgrowth rate\b|\brate of (?:growth|return)\b|\b(?:tax|interest|growth) rate\b|\breturn on\b|\byield\b/.test(
       main,
@@ -136,7 +144,7 @@ const CHANGE_WORDS =
 
 function readOperation(main: string, whole: string, def: Definition | null): Operation | null {
   if (/\bcagr\b|\bcompound(?:ed)? annual growth\b/.test(main)) return 'cagr';
-  if (/(?<!weighted[- ])\baverage\b|\bmean\b/.test(main)) return 'average';
+  if (/(?<!weighted[- ])\baverage[ds]?\b|\bmean\b/.test(main)) return 'average';
   const percentAsked =
     /%|\bpercent(?:s|age)?\b|\bper cent\b|\bgrowth rate\b|\brate of growth\b/.test(main) ||
     /\bin (?:units of )?percents?\b/.test(whole);
@@ -157,6 +165,13 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
   }
   if (/\bminus\b|\bless\b(?! than)|\bnet of\b|\bsubtract/.test(main)) return 'difference';
   if (/\bsum of\b|\bcombined\b|\bcumulative\b|\bin aggregate\b|\badded together\b/.test(main))
+    return 'sum';
+  // "in total over FY2017-FY2019", "total interest expense over 2018, 2019 and 2020",
+  // "summed over fiscal years ...": a total over several named years is their sum.
+  if (
+    /\bsummed\b|\bin total\b|\btotal (?:[\w&'’,.-]+ ){0,6}(?:over|across)\b/.test(main) &&
+    new Set(readPeriodCues(main).map((c) => c.year)).size >= 2
+  )
     return 'sum';
   // An inline definition is checked against the delivered formula itself (answer-form.ts);
   // it does not change what kind of operation the question asks for.

@@ -10,6 +10,7 @@ import {
   FormEvidenceSchema,
   type FormEvidence,
 } from './answer-form';
+import { checkLabelAgreement, LabelCheckSchema } from './label-agreement';
 
 const FieldDiffSchema = z.object({ field: z.string(), a: z.string(), b: z.string() });
 
@@ -54,6 +55,8 @@ export const ValidationSchema = z.object({
     answerPresent: z.object({ ok: z.boolean(), reason: z.string().nullable() }),
     /** Absent in runs recorded before the answer-form contract. */
     answerForm: AnswerFormCheckSchema.optional(),
+    /** Whether the rows read carry the question's qualifiers; absent before the check existed. */
+    labelAgreement: LabelCheckSchema.optional(),
   }),
   reasons: z.array(z.string()),
 });
@@ -178,9 +181,16 @@ export function runValidationGate(input: {
       ? checkAnswerForm(input.form.evidence)
       : null;
   if (formCheck && !formCheck.ok) reasons.push(...formCheck.reasons);
+  // The rows read must be the thing asked: the question's qualifiers ("discount", "cash
+  // paid", a segment) must be carried by every row label read. Same scope as the form check.
+  const labelEvidence = input.form?.evidence?.labels;
+  const labelCheck =
+    formCheck !== null && labelEvidence ? checkLabelAgreement(labelEvidence) : null;
+  if (labelCheck && !labelCheck.ok) reasons.push(...labelCheck.reasons);
 
   const passed =
     (formCheck === null || formCheck.ok) &&
+    (labelCheck === null || labelCheck.ok) &&
     coverageFailures.length === 0 &&
     plausibilityFailures.length === 0 &&
     confidenceOk &&
@@ -214,6 +224,7 @@ export function runValidationGate(input: {
             },
           }
         : {}),
+      ...(labelCheck ? { labelAgreement: labelCheck } : {}),
     },
     reasons,
   };

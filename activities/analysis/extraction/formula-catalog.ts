@@ -435,6 +435,8 @@ export const FormulaInputSchema = z.object({
   scale: z.string(),
   printed: z.string(),
   matchedLabel: z.string(),
+  /** The statement or table title the row sits under (for the label agreement check). */
+  heading: z.string().nullable().optional(),
   periodHeader: z.string(),
   confidence: z.number(),
   citation: CitationSchema,
@@ -495,6 +497,7 @@ function toInput(r: ExtractMetricResult & { status: 'found' }, fiscalYear: numbe
     scale: r.value.scale,
     printed: r.value.printed,
     matchedLabel: r.matchedLabel,
+    heading: r.statement,
     periodHeader: r.periodHeader,
     confidence: r.confidence,
     citation: r.citation,

@@ -52,6 +52,8 @@ export const AnswerInputSchema = z.object({
   period: z.string(),
   printed: z.string(),
   matchedLabel: z.string(),
+  /** The statement or table title the row sits under, when known. */
+  heading: z.string().nullable().optional(),
   confidence: z.number(),
   citation: CitationSchema,
 });
@@ -204,6 +206,7 @@ function toAnswerInput(i: FormulaInput): AnswerInput {
     period: `FY${i.fiscalYear}`,
     printed: i.printed,
     matchedLabel: i.matchedLabel,
+    heading: i.heading ?? null,
     confidence: i.confidence,
     citation: i.citation,
   };
@@ -274,6 +277,7 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
       scale: r.value.scale,
       printed: r.value.printed,
       matchedLabel: r.matchedLabel,
+      heading: r.statement,
       periodHeader: r.periodHeader,
       confidence: r.confidence,
       citation: r.citation,
