@@ -297,6 +297,20 @@ describe('the cue reader on phrasings', () => {
       { kind: 'currency_amount', scale: 'millions', operation: 'level' },
     ],
     ['What was FY2020 revenue (in $ billions)?', { kind: 'currency_amount', scale: 'billions' }],
+    // An explicit answer unit asks for an amount even when a rate is named.
+    [
+      'What tax effect of stock compensation lowered the FY2019 effective rate? Answer in USD millions.',
+      { kind: 'currency_amount', scale: 'millions', currency: 'USD' },
+    ],
+    // Everyday change verbs: rise, fall, went up.
+    [
+      'By how much did the gross margin rise from fiscal 2020 to fiscal 2021, in percentage points?',
+      { operation: 'percent_change', periods: ['FY2020', 'FY2021'], periodCount: 2 },
+    ],
+    [
+      'How much did operating expenses fall between FY2018 and FY2019 (in USD millions)?',
+      { kind: 'currency_amount', operation: 'change', periods: ['FY2018', 'FY2019'] },
+    ],
     ['FY2020 revenue, in thousands of dollars?', { kind: 'currency_amount', scale: 'thousands' }],
     ['What is the FY2020 revenue in USD bn?', { scale: 'billions' }],
     [

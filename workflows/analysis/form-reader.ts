@@ -111,6 +111,15 @@ function readKind(main: string, whole: string): QuantityKind | null {
   if (/\bper (?:diluted |basic )?share\b|\beps\b|\bearnings per\b/.test(main)) return 'per_share';
   if (/\bdays\b|\bdso\b|\bdpo\b|\bdio\b|\bcash conversion cycle\b/.test(main)) return 'days';
   if (/\bexpressed as a decimal\b|\bas a decimal\b|\bin decimal\b/.test(whole)) return 'ratio';
+  // An explicit answer unit ("Answer in USD millions", "in US$ billions") asks for an amount,
+  // whatever rate or margin word the question also names.
+  if (
+    /\bin (?:usd|us\$|\$|us dollars|dollars)\s?(?:thousands|millions|billions|mn|bn)\b|\b(?:answer|express(?:ed)?|state|give|report)\b[^.?]{0,20}\bin (?:usd|us\$|us dollars|dollars)\b/.test(
+      whole,
+    ) &&
+    !/%|\bpercent(?:s|age)?\b|\bper cent\b|\bper share\b/.test(whole)
+  )
+    return 'currency_amount';
   // "gross margin (in dollars)": the dollar figure a margin word can also name.
   if (
     /\bin (?:us )?dollars\b|\bdollar (?:amount|value|figure)\b|\bas an amount\b/.test(whole) &&
@@ -140,7 +149,7 @@ function readKind(main: string, whole: string): QuantityKind | null {
 }
 
 const CHANGE_WORDS =
-  /\bchanged?\b|\bchanges\b|\bgrowth\b|\bgr[eo]w(?:n)?\b|\bincreased?\b|\bdecreased?\b|\bdecline[ds]?\b|\bdrop(?:ped)?\b|\bfell\b|\brose\b|\byear[- ]over[- ]year\b|\byoy\b/;
+  /\bchanged?\b|\bchanges\b|\bgrowth\b|\bgr[eo]w(?:n)?\b|\bincreased?\b|\bdecreased?\b|\bdecline[ds]?\b|\bdrop(?:ped)?\b|\bfell\b|\bfall(?:s|en|ing)?\b|\bros(?:e)\b|\bris(?:e|es|en|ing)\b|\bwent (?:up|down)\b|\byear[- ]over[- ]year\b|\byoy\b/;
 
 function readOperation(main: string, whole: string, def: Definition | null): Operation | null {
   if (/\bcagr\b|\bcompound(?:ed)? annual growth\b/.test(main)) return 'cagr';
