@@ -156,7 +156,13 @@ export function directGateway(db: Db) {
           decidedAt: new Date().toISOString(),
         },
       }),
-    apply: (submissionId: string) => a.gatewayApply({ submissionId }),
+    /** Applies; a plan that changed since approval is an error here (tests of re-routing use gatewayApply). */
+    async apply(submissionId: string) {
+      const r = await a.gatewayApply({ submissionId });
+      if (r.status !== 'applied')
+        throw new Error(`${submissionId}: plan changed (revision ${r.revision}), not applied`);
+      return r;
+    },
     finish: (submissionId: string, status: 'rejected' | 'expired') =>
       a.gatewayFinish({ submissionId, orgId: ORG, status, actor: 'test' }),
   };
