@@ -266,7 +266,11 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
   return createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       const e = toHttp(err);
-      res.writeHead(e.status, { 'content-type': 'application/json' });
+      // An oversized body was not read to its end: close the connection rather than reuse it.
+      res.writeHead(e.status, {
+        'content-type': 'application/json',
+        ...(e.status === 413 ? { connection: 'close' } : {}),
+      });
       res.end(JSON.stringify({ error: { type: e.type, message: e.message, issues: e.issues } }));
     });
   });
