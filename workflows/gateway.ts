@@ -80,7 +80,7 @@ function dbActivities(s: DbRetrySettings) {
     heartbeatTimeout: '10s',
     scheduleToCloseTimeout: s.budgetMs,
     retry: {
-      initialInterval: '500ms',
+      initialInterval: Math.min(500, s.maximumIntervalMs),
       backoffCoefficient: 2,
       maximumInterval: s.maximumIntervalMs,
       nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
