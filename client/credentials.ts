@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppConfig } from '../config/env';
 import type { Db } from '../db/connection';
-import { authenticateApiKey, type Principal } from '../db/repositories/credentials';
+import { authenticateApiKey, issueApiKey, type Principal } from '../db/repositories/credentials';
 import { AuthenticationError } from './errors';
 
 /**
@@ -39,4 +40,28 @@ export function personOf(p: Principal): string {
   if (p.kind !== 'user')
     throw new AuthenticationError('This command needs a person’s key, not an agent’s');
   return p.userId;
+}
+
+/**
+ * Issues a key for each demo user and writes it to `<dir>/<user>.key` (mode 0600), so the
+ * CLI can act as them with CS_API_KEY_FILE. A fresh key per start; earlier ones expire.
+ */
+export async function issueDemoKeyFiles(
+  db: Db,
+  userIds: string[],
+  dir: string,
+): Promise<Record<string, string>> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const files: Record<string, string> = {};
+  for (const userId of userIds) {
+    const issued = await issueApiKey(
+      db,
+      { kind: 'user', userId },
+      { issuedBy: 'seed', label: `demo ${userId}`, ttlDays: 30 },
+    );
+    const file = join(dir, `${userId}.key`);
+    writeFileSync(file, `${issued.key}\n`, { mode: 0o600 });
+    files[userId] = file;
+  }
+  return files;
 }

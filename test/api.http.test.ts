@@ -6,6 +6,7 @@ import { ingestFile } from '../client/documents';
 import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
 import { gatewayWorkflowId, approvalUpdate } from '../workflows/gateway.contract';
+import { analysisWorkflowId, reviewUpdate } from '../workflows/analysis.contract';
 import { signDecisionProof } from '../activities/identity/secrets';
 import { decisionSecret } from '../activities/identity/decision-secret';
 import { testConfig } from './support/worker';
@@ -459,6 +460,62 @@ describe('HTTP API', () => {
       decision: 'approve',
     });
     expect(ok.body).toEqual({ accepted: true, approvals: 1, required: 1 });
+  });
+
+  it('a review sent straight to Temporal without the platform’s proof is refused', async () => {
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+      request: {
+        requestId: 'http-a2',
+        docIds: ['northwind-2024-10k'],
+        queryType: 'risk_flag',
+        queryText: 'Going concern or liquidity concerns?',
+      },
+    });
+    expect(started.body).toMatchObject({ state: { status: 'awaiting_review' } });
+    const id = analysisWorkflowId(ORG, 'http-a2');
+    const handle = worker.client.workflow.getHandle(id);
+    const review = (proof?: string) =>
+      handle
+        .executeUpdate(reviewUpdate, {
+          args: [
+            {
+              decision: 'approve',
+              reviewer: { userId: 'rita', orgId: ORG },
+              corrections: [],
+              ...(proof ? { proof } : {}),
+            },
+          ],
+        })
+        .catch((e: unknown) => (e as { cause?: { type?: string; message?: string } }).cause);
+    expect(await review()).toMatchObject({ type: 'DecisionProofInvalid' });
+    const forged = signDecisionProof('a-secret-the-attacker-made-up-0000', {
+      purpose: 'review',
+      orgId: ORG,
+      subjectId: id,
+      userId: 'rita',
+      decision: 'approve',
+    });
+    expect(await review(forged)).toMatchObject({
+      type: 'DecisionProofInvalid',
+      message: 'Decision proof refused (bad_signature): the proof is not signed by this platform',
+    });
+    // A real proof for a gateway approval is not a review proof.
+    const secret = decisionSecret(testConfig(database));
+    const approvalProof = signDecisionProof(secret, {
+      purpose: 'approval',
+      orgId: ORG,
+      subjectId: id,
+      userId: 'rita',
+      decision: 'approve',
+    });
+    expect(await review(approvalProof)).toMatchObject({
+      type: 'DecisionProofInvalid',
+      message:
+        'Decision proof refused (mismatch): the proof is for purpose "approval", not "review"',
+    });
+    expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a2`, RITA)).body).toMatchObject({
+      review: { open: true, decision: null },
+    });
   });
 
   it('answers unknown routes and methods with typed errors', async () => {
