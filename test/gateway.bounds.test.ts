@@ -6,6 +6,12 @@ import { ReviewDecisionSchema } from '../workflows/analysis/review';
 import { ApprovalDecisionSchema } from '../workflows/gateway.contract';
 import { jsonDepthExceeds } from '../api/server';
 import { refusalFromDb } from '../activities/gateway/refusal';
+import { closeSync, mkdtempSync, openSync, rmSync, ftruncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ingestFile } from '../client/documents';
+import { InvalidRequestError } from '../client/errors';
+import { MAX_DOCUMENT_BYTES } from '../workflows/input-bounds';
 
 /**
  * Hostile values against every write kind and request schema: each is refused with a clear
@@ -303,5 +309,28 @@ describe('the HTTP body and database errors', () => {
     expect(overflow?.toFailure().nonRetryable).toBe(true);
     // A connection failure is not a verdict: it stays retryable (no refusal).
     expect(refusalFromDb({ code: '08006', message: 'connection failure' })).toBeUndefined();
+  });
+});
+
+describe('uploaded documents', () => {
+  it('a file over the size limit is refused before it is stored or parsed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-bounds-'));
+    const file = join(dir, 'huge.txt');
+    const fd = openSync(file, 'w');
+    ftruncateSync(fd, MAX_DOCUMENT_BYTES + 1); // sparse: no disk used
+    closeSync(fd);
+    try {
+      // No database and no Temporal client: the refusal comes first.
+      const err = await ingestFile(
+        { db: null as never, client: null as never },
+        { orgId: 'acme', path: file },
+      ).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InvalidRequestError);
+      expect((err as InvalidRequestError).issues).toEqual([
+        { path: 'path', message: `larger than ${MAX_DOCUMENT_BYTES} bytes` },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

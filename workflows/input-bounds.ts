@@ -93,3 +93,6 @@ export function checkInputBounds(
   walk(value, [], 0);
   return issues.length === 0 ? { ok: true } : { ok: false, issues };
 }
+
+/** Uploaded documents larger than this are refused before they are stored or parsed. */
+export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
