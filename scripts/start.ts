@@ -6,6 +6,7 @@ import { connectClient } from '../client/temporal-connection';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import { GatewayClient } from '../client/gateway-client';
+import { issueDemoKeyFiles } from '../client/credentials';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { trialBalance } from '../db/repositories/ledger';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
@@ -241,13 +242,19 @@ async function main(): Promise<void> {
     `trial balance (minor units): ${tb.totals.map((t) => `${t.currency} debits ${t.debits} = credits ${t.credits}`).join('; ') || 'empty'}`,
   );
 
+  // The demo people get issued API keys (shown once: written to files only they should read).
+  const keys = await issueDemoKeyFiles(
+    database.db,
+    ['demo-reviewer', 'demo-clerk', 'demo-approver-1', 'demo-approver-2'],
+    join(PROJECT_ROOT, '.data', 'keys'),
+  );
   console.log(`\nTemporal Web UI: ${uiUrl}`);
   console.log(
-    `HTTP API:        http://127.0.0.1:${cfg.API_PORT}/v1/orgs/${DEMO_ORG}/trial-balance  (Authorization: Bearer demo-reviewer:demo-reviewer-token)`,
+    `HTTP API:        http://127.0.0.1:${cfg.API_PORT}/v1/orgs/${DEMO_ORG}/trial-balance  (Authorization: Bearer $(cat ${keys['demo-reviewer']}))`,
   );
   console.log(`Filter runs:     CsOrg="${DEMO_ORG}" AND CsState="HUMAN_REVIEW"`);
   console.log(
-    `Approve one:     npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve --user demo-reviewer --token demo-reviewer-token`,
+    `Approve one:     CS_API_KEY_FILE=${keys['demo-reviewer']} npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve`,
   );
   if (exitAfter) return shutdown(0);
   console.log('\nPlatform running (worker, dev server, database). Ctrl-C to stop.');

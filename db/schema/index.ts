@@ -5,3 +5,5 @@ export * from './audit';
 export * from './gateway';
 export * from './ledger';
 export * from './master-data';
+export * from './credentials';
+export * from './gateway-plans';
