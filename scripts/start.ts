@@ -67,7 +67,6 @@ async function main(): Promise<void> {
     displayName: 'Demo Reviewer',
     orgId: DEMO_ORG,
     roles: ['reviewer'],
-    apiToken: 'demo-reviewer-token',
   });
 
   // 3. The worker, as its own process, like in production.

@@ -67,7 +67,6 @@ beforeAll(async () => {
     displayName: 'Clerk',
     orgId: ORG,
     roles: ['analyst'],
-    apiToken: 'clerk-token',
   });
   await ensureUser(database.db, {
     id: 'approver',
@@ -75,7 +74,6 @@ beforeAll(async () => {
     displayName: 'Approver',
     orgId: ORG,
     roles: ['approver'],
-    apiToken: 'approver-token',
   });
   await ensureUser(database.db, {
     id: 'gina',

@@ -57,6 +57,7 @@ ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_user_id_users_id_fk" FOREIGN KEY
 ALTER TABLE "gateway_plan_revisions" ADD CONSTRAINT "gateway_plan_revisions_submission_id_gateway_submissions_id_fk" FOREIGN KEY ("submission_id") REFERENCES "public"."gateway_submissions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "gateway_plan_votes" ADD CONSTRAINT "gateway_plan_votes_submission_id_gateway_submissions_id_fk" FOREIGN KEY ("submission_id") REFERENCES "public"."gateway_submissions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_keys_user" ON "api_keys" USING btree ("user_id");--> statement-breakpoint
+ALTER TABLE "users" DROP COLUMN "api_token_hash";--> statement-breakpoint
 -- A signed plan and a cast vote are evidence: the database refuses to change or remove them
 -- (also for the owner; the runtime role has neither UPDATE nor DELETE on them, below).
 CREATE OR REPLACE FUNCTION gateway_plan_refuse_change() RETURNS trigger AS $$
