@@ -345,6 +345,18 @@ describe('retries that outlast an outage', () => {
     const r = await shortGw.result(ORG, w.idempotencyKey);
     expect(r.outcome).toBe('applied');
     expect((await getSubmission(database.db, r.submissionId))?.status).toBe('applied');
+    // The suspension and the resume are on the org's hash chain, written by the database
+    // with the suspension's row, between the vote and the apply.
+    const trail = await auditTrail(database.db, ORG, 'gateway_submission', r.submissionId);
+    expect(trail.map((t) => [t.event, t.actor])).toEqual([
+      ['submitted', `user:${CLERK}`],
+      ['vote', `user:${APPROVER_1}`],
+      ['suspended:1', 'workflow'],
+      ['resumed:1', `user:${OWNER}`],
+      ['applied', 'gateway'],
+    ]);
+    expect(trail[2]?.payload).toMatchObject({ step: 'apply' });
+    expect(trail[3]?.payload).toMatchObject({ step: 'apply', note: 'db back' });
   });
 });
 

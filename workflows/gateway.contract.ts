@@ -170,6 +170,20 @@ export const resumeUpdate = defineUpdate<{ resumed: true; step: string }, [Resum
   'resumeUpdate',
 );
 
+/** A suspension and the resume that ended it, as the workflow records them. */
+export interface SuspensionRecord {
+  submissionId: string;
+  orgId: string;
+  /** 1, 2, ... within the run. */
+  suspension: number;
+  step: string;
+  error: string;
+  suspendedAt: string;
+  resumedAt: string;
+  resumedBy: string;
+  note?: string;
+}
+
 /** The worker's retry budget for the gateway's idempotent database activities. */
 export interface DbRetrySettings {
   budgetMs: number;

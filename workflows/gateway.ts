@@ -21,6 +21,8 @@ import {
   type GatewayResult,
   type GatewayStateView,
   type PayeeView,
+  type ResumeRequest,
+  type SuspensionRecord,
   type RiskAssessmentView,
   type Vote,
   CsWriteKind,
@@ -152,6 +154,10 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
   let remindersSent = 0;
   let suspended: { step: string; error: string } | null = null;
   let resumeRequested = false;
+  let resumedBy: ResumeRequest | null = null;
+  let suspensions = 0;
+  // Suspensions (with their resumes) not yet on the database: recorded before the next try.
+  const unrecorded: SuspensionRecord[] = [];
   let startedAt = Date.now();
   const dueAfter = write.approval?.dueAfterMs ?? DEFAULT_APPROVAL_DUE_MS;
   const expireAfter = write.approval?.expireAfterMs ?? DEFAULT_APPROVAL_EXPIRE_MS;
@@ -195,11 +201,19 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
   async function durable<T>(step: string, fn: () => Promise<T>): Promise<T> {
     for (;;) {
       try {
+        // The database is asked again: first the suspensions it has not heard of, so each
+        // joins the org's audit chain (suspended:N, resumed:N) before the step runs again.
+        while (unrecorded[0]) {
+          await db.gatewayRecordSuspension(unrecorded[0]);
+          unrecorded.shift();
+        }
         return await fn();
       } catch (err) {
         if (isTypedRefusal(err) || !patched('gateway-suspend-on-outage')) throw err;
         const before = status;
-        suspended = { step, error: err instanceof Error ? err.message : String(err) };
+        const error = err instanceof Error ? err.message : String(err);
+        const suspendedAt = new Date().toISOString();
+        suspended = { step, error };
         log.error('database step outlasted its retry budget; waiting for resume', {
           submissionId,
           step,
@@ -208,6 +222,18 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
         await condition(() => resumeRequested);
         resumeRequested = false;
         suspended = null;
+        if (patched('gateway-audit-suspensions') && resumedBy)
+          unrecorded.push({
+            submissionId,
+            orgId: write.orgId,
+            suspension: ++suspensions,
+            step,
+            error: error.slice(0, 4000),
+            suspendedAt,
+            resumedAt: new Date().toISOString(),
+            resumedBy: resumedBy.operator,
+            ...(resumedBy.note ? { note: resumedBy.note } : {}),
+          });
         setStatus(before, `resumed ${step}`);
       }
     }
@@ -218,6 +244,7 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     (req) => {
       const step = suspended?.step ?? '';
       resumeRequested = true;
+      resumedBy = req;
       log.info('resumed by operator', { submissionId, operator: req.operator, step });
       return Promise.resolve({ resumed: true as const, step });
     },

@@ -3,7 +3,11 @@ import type { Db } from '../../db/connection';
 import { appendAudit } from '../../db/repositories/audit';
 import { hasAnyRole } from '../../db/repositories/organizations';
 import { registerSubmission, setSubmissionStatus } from '../../db/repositories/gateway';
-import { currentPlanRevision, recordPlanVote } from '../../db/repositories/gateway-plans';
+import {
+  currentPlanRevision,
+  recordPlanVote,
+  recordSuspension,
+} from '../../db/repositories/gateway-plans';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
 import { parseWrite, formatIssues, type GatewayWrite } from '../../workflows/gateway/writes';
 import type { RiskAssessment } from '../../workflows/gateway/risk';
@@ -12,6 +16,7 @@ import {
   type DbRetrySettings,
   type Effect,
   type EntryPreview,
+  type SuspensionRecord,
   type Vote,
 } from '../../workflows/gateway.contract';
 import {
@@ -278,6 +283,11 @@ export function createGatewayActivities({
       actor: string;
     }): Promise<void> {
       await heartbeating(() => setSubmissionStatus(db, submissionId, status));
+    },
+
+    /** A suspension and its resume: one row, which the database audits (suspended:N, resumed:N). */
+    async gatewayRecordSuspension(s: SuspensionRecord): Promise<void> {
+      await heartbeating(() => recordSuspension(db, s));
     },
 
     /** Approval is due: remind the org's approvers (recorded once per reminder number). */

@@ -235,3 +235,50 @@ $$;
 --> statement-breakpoint
 CREATE TRIGGER gateway_plan_revisions_audit AFTER INSERT ON gateway_plan_revisions
   FOR EACH ROW EXECUTE FUNCTION gateway_plan_revision_audit();
+--> statement-breakpoint
+-- An outage that outlasted the retry budget suspends a write until an operator resumes it.
+-- The workflow records each suspension once the database answers again (at the resume):
+-- one append-only row, and the database writes its "suspended:N" and "resumed:N" audit rows
+-- in the same transaction. The org is on the row itself: a write can be suspended before its
+-- submission row exists (during the evaluation).
+CREATE TABLE IF NOT EXISTS gateway_suspensions (
+  submission_id text NOT NULL,
+  org_id text NOT NULL REFERENCES organizations(id),
+  suspension integer NOT NULL CHECK (suspension > 0),
+  step text NOT NULL,
+  error text NOT NULL,
+  suspended_at timestamptz NOT NULL,
+  resumed_at timestamptz NOT NULL,
+  resumed_by text NOT NULL,
+  note text,
+  PRIMARY KEY (submission_id, suspension)
+);
+--> statement-breakpoint
+REVOKE ALL ON gateway_suspensions FROM countersign_runtime;
+--> statement-breakpoint
+GRANT SELECT, INSERT ON gateway_suspensions TO countersign_runtime;
+--> statement-breakpoint
+CREATE TRIGGER gateway_suspensions_no_change BEFORE UPDATE OR DELETE ON gateway_suspensions
+  FOR EACH ROW EXECUTE FUNCTION gateway_plan_refuse_change();
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION gateway_suspension_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+  INSERT INTO audit_log (org_id, subject_type, subject_id, event, idempotency_key, actor, payload)
+  VALUES (NEW.org_id, 'gateway_submission', NEW.submission_id, 'suspended:' || NEW.suspension,
+          NEW.submission_id || ':suspended:' || NEW.suspension, 'workflow',
+          jsonb_build_object('step', NEW.step, 'error', NEW.error,
+                             'at', audit_canonical_time(NEW.suspended_at)))
+  ON CONFLICT (idempotency_key) DO NOTHING;
+  INSERT INTO audit_log (org_id, subject_type, subject_id, event, idempotency_key, actor, payload)
+  VALUES (NEW.org_id, 'gateway_submission', NEW.submission_id, 'resumed:' || NEW.suspension,
+          NEW.submission_id || ':resumed:' || NEW.suspension, 'user:' || NEW.resumed_by,
+          jsonb_build_object('step', NEW.step, 'note', NEW.note,
+                             'at', audit_canonical_time(NEW.resumed_at)))
+  ON CONFLICT (idempotency_key) DO NOTHING;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER gateway_suspensions_audit AFTER INSERT ON gateway_suspensions
+  FOR EACH ROW EXECUTE FUNCTION gateway_suspension_audit();

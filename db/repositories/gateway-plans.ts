@@ -1,4 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { SuspensionRecord } from '../../workflows/gateway.contract';
 import type { Q } from './ledger';
 import { gatewayPlanRevisions, gatewayPlanVotes } from '../schema';
 
@@ -50,4 +51,17 @@ export async function planVotes(q: Q, submissionId: string, revision: number) {
     .where(
       and(eq(gatewayPlanVotes.submissionId, submissionId), eq(gatewayPlanVotes.revision, revision)),
     );
+}
+
+/**
+ * One suspension of a write and its resume, recorded once (a retried activity writes
+ * nothing new); the database audits both in the same statement (migration 0008).
+ */
+export async function recordSuspension(q: Q, s: SuspensionRecord): Promise<void> {
+  await q.execute(sql`
+    insert into gateway_suspensions
+      (submission_id, org_id, suspension, step, error, suspended_at, resumed_at, resumed_by, note)
+    values (${s.submissionId}, ${s.orgId}, ${s.suspension}, ${s.step}, ${s.error},
+            ${s.suspendedAt}::timestamptz, ${s.resumedAt}::timestamptz, ${s.resumedBy}, ${s.note ?? null})
+    on conflict do nothing`);
 }
