@@ -255,6 +255,11 @@ async function main(): Promise<void> {
   console.log(
     `Approve one:     CS_API_KEY_FILE=${keys['demo-reviewer']} npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve`,
   );
+  const waiting = writes.find((w) => w.idempotencyKey.startsWith('equipment-'));
+  if (waiting)
+    console.log(
+      `Sign the write:  CS_API_KEY_FILE=${keys['demo-approver-1']} npm run cli -- gateway approve --org ${DEMO_ORG} --key ${waiting.idempotencyKey}   (then demo-approver-2)`,
+    );
   if (exitAfter) return shutdown(0);
   console.log('\nPlatform running (worker, dev server, database). Ctrl-C to stop.');
 }
