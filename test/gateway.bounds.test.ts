@@ -120,6 +120,15 @@ const SAMPLES: Record<string, unknown> = {
     details: { holderName: 'H', accountNumber: '12345678', currency: 'USD' },
     ledgerAccountId: 'a',
   },
+  'account.create': { code: '6210', name: 'Supplies', type: 'expense' },
+  'account.update': { accountId: 'a', changes: { name: 'N', active: true } },
+  'membership.grant': { userId: 'u', role: 'approver' },
+  'membership.revoke': { userId: 'u', role: 'approver', reason: 'r' },
+  'risk_settings.update': {
+    moderateAmountMinor: '1000',
+    highAmountMinor: '5000',
+    highLaneApprovals: 2,
+  },
 };
 
 /** Bounds first, then the schema: what the client, the API and the workflow all do. */
