@@ -6,6 +6,8 @@ import { connectWorker } from './client/temporal-connection';
 import { createAnalysisActivities } from './activities/analysis';
 import { createDocumentActivities } from './activities/documents/ingest';
 import { createGatewayActivities } from './activities/gateway';
+import { createIdentityActivities } from './activities/identity';
+import { decisionSecret } from './activities/identity/decision-secret';
 import { LlmExtractor } from './activities/analysis/llm-extraction';
 import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
 import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
@@ -39,7 +41,14 @@ export async function createWorker(opts: {
   const activities = {
     ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
     ...createDocumentActivities(opts.database.db),
-    ...createGatewayActivities({ db: opts.database.db }),
+    ...createGatewayActivities({
+      db: opts.database.db,
+      retry: {
+        budgetMs: opts.cfg.DB_RETRY_BUDGET_MS,
+        maximumIntervalMs: opts.cfg.DB_RETRY_MAX_INTERVAL_MS,
+      },
+    }),
+    ...createIdentityActivities({ secret: decisionSecret(opts.cfg) }),
     ...agentRuntime.activities,
     ...(opts.activityOverrides ?? {}),
   };

@@ -3,12 +3,18 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connection';
 import { AnalysisClient, ReviewRefusedError } from '../client/analysis-client';
-import { ApprovalRefusedError, GatewayClient, WriteRefusedError } from '../client/gateway-client';
+import {
+  ApprovalRefusedError,
+  GatewayClient,
+  IdempotencyConflictError,
+  WriteRefusedError,
+} from '../client/gateway-client';
+import { checkInputBounds } from '../workflows/input-bounds';
 import { InvalidRequestError } from '../client/errors';
 import { AnalysisRequestSchema } from '../workflows/analysis.contract';
 import { receiveInboundEmail } from '../activities/intake/receive-email';
 import { EmailLimitsSchema } from '../activities/intake/email';
-import { authenticate, type Caller } from './auth';
+import { authenticate, personOf, type Caller } from './auth';
 import { HttpError } from './http-error';
 
 /**
@@ -17,6 +23,28 @@ import { HttpError } from './http-error';
  * every body checked with zod.
  */
 const MAX_BODY = 1_000_000;
+const MAX_JSON_DEPTH = 32;
+
+/**
+ * Nesting depth of a JSON text, counted in one linear pass before parsing (so a body of a
+ * million brackets is refused without building it); stops as soon as the limit is passed.
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
 
 const WriteBody = z
   .object({
@@ -25,6 +53,11 @@ const WriteBody = z
     payload: z.unknown(),
     source: z.unknown().optional(),
     approval: z.unknown().optional(),
+    /** For an agent key: the run that makes this write (attribution), chosen by the agent. */
+    agentInstanceId: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,200}$/)
+      .optional(),
   })
   .strict();
 const DecisionBody = z
@@ -72,11 +105,24 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return undefined;
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
+    throw new HttpError(400, 'InvalidRequest', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'InvalidJson', 'The body is not valid JSON');
   }
+  const bounds = checkInputBounds(body);
+  if (!bounds.ok)
+    throw new HttpError(
+      400,
+      'InvalidRequest',
+      `Invalid body: ${bounds.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
+      bounds.issues,
+    );
+  return body;
 }
 
 async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -94,10 +140,12 @@ function toHttp(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof InvalidRequestError)
     return new HttpError(400, 'InvalidRequest', err.message, err.issues);
+  if (err instanceof IdempotencyConflictError)
+    return new HttpError(409, err.type, err.message, err.issues);
   if (err instanceof WriteRefusedError)
     return new HttpError(422, err.type, err.message, err.issues);
   if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError) {
-    const status = /NotAuthorized|SelfApproval/.test(err.type) ? 403 : 409;
+    const status = /NotAuthorized|SelfApproval|DecisionProof/.test(err.type) ? 403 : 409;
     return new HttpError(status, err.type, err.message);
   }
   if (err instanceof Error && err.name === 'WorkflowNotFoundError')
@@ -115,11 +163,21 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
       method: 'POST',
       pattern: /^\/v1\/orgs\/([^/]+)\/writes$/,
       handler: async ({ caller, body, query }) => {
-        const b = parse(WriteBody, body, 'write');
+        const { agentInstanceId, ...b } = parse(WriteBody, body, 'write');
+        // The submitter is the authenticated principal; an agent's operator and permissions
+        // come from its stored record (checked again by the gateway), never from the body.
         const write = {
           ...b,
           orgId: caller.orgId,
-          submitter: { kind: 'user' as const, userId: caller.userId },
+          submitter:
+            caller.kind === 'user'
+              ? { kind: 'user' as const, userId: caller.userId }
+              : {
+                  kind: 'agent' as const,
+                  agentType: caller.agentId,
+                  instanceId: agentInstanceId ?? `key:${caller.keyId}`,
+                  operatorUserId: caller.operatorUserId,
+                },
         };
         if (query.get('dryRun') === 'true')
           return [200, await gateway.submit(write, { dryRun: true })];
@@ -142,7 +200,7 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
         const d = parse(DecisionBody, body, 'decision');
         const ack = await gateway.decide(caller.orgId, params[1] as string, {
           decision: d.decision,
-          approver: { userId: caller.userId, orgId: caller.orgId },
+          approver: personOf(caller),
           ...(d.note ? { note: d.note } : {}),
         });
         return [200, ack];
@@ -163,7 +221,12 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
         const { request } = parse(AnalysisBody, body, 'analysis');
         const full = parse(
           AnalysisRequestSchema,
-          { ...request, orgId: caller.orgId, requestedBy: `user:${caller.userId}` },
+          {
+            ...request,
+            orgId: caller.orgId,
+            requestedBy:
+              caller.kind === 'user' ? `user:${caller.userId}` : `agent:${caller.agentId}`,
+          },
           'analysis request',
         );
         const started = await analysis.start(full);
@@ -187,7 +250,7 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
           200,
           await analysis.review(caller.orgId, params[1] as string, {
             ...r,
-            reviewer: { userId: caller.userId, orgId: caller.orgId },
+            reviewer: personOf(caller),
           }),
         ];
       },
@@ -238,7 +301,11 @@ export function createApiServer(deps: { db: Db; client: Client; taskQueue: strin
   return createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       const e = toHttp(err);
-      res.writeHead(e.status, { 'content-type': 'application/json' });
+      // An oversized body was not read to its end: close the connection rather than reuse it.
+      res.writeHead(e.status, {
+        'content-type': 'application/json',
+        ...(e.status === 413 ? { connection: 'close' } : {}),
+      });
       res.end(JSON.stringify({ error: { type: e.type, message: e.message, issues: e.issues } }));
     });
   });

@@ -24,6 +24,10 @@ import {
 } from '../workflows/analysis.contract';
 import { ReviewDecisionSchema, type ReviewDecisionInput } from '../workflows/analysis/review';
 import { InvalidRequestError } from './errors';
+import { loadConfig } from '../config/env';
+import { decisionSecret } from '../activities/identity/decision-secret';
+import { signDecisionProof } from '../activities/identity/secrets';
+import { checkInputBounds } from '../workflows/input-bounds';
 
 export class ReviewRefusedError extends Error {
   override readonly name = 'ReviewRefusedError';
@@ -44,6 +48,7 @@ export class AnalysisClient {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string = ANALYSIS_TASK_QUEUE,
+    private readonly opts: { decisionSecret?: string } = {},
   ) {}
 
   handle(orgId: string, requestId: string): WorkflowHandle {
@@ -52,6 +57,12 @@ export class AnalysisClient {
 
   /** Idempotent on (org, request id): starting the same request again returns the existing run. */
   async start(input: AnalysisRequestInput): Promise<{ workflowId: string; started: boolean }> {
+    const bounds = checkInputBounds(input);
+    if (!bounds.ok)
+      throw new InvalidRequestError(
+        `Invalid analysis request: ${bounds.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
+        bounds.issues,
+      );
     const parsed = AnalysisRequestSchema.safeParse(input);
     if (!parsed.success) throw InvalidRequestError.fromZod('analysis request', parsed.error);
     const request = parsed.data;
@@ -113,9 +124,18 @@ export class AnalysisClient {
   ): Promise<ReviewAck> {
     const parsed = ReviewDecisionSchema.safeParse(decision);
     if (!parsed.success) throw InvalidRequestError.fromZod('review decision', parsed.error);
+    // Whoever holds this client authenticated the reviewer: sign a proof for exactly this
+    // decision (short-lived), which the worker verifies.
+    const proof = signDecisionProof(this.opts.decisionSecret ?? decisionSecret(loadConfig()), {
+      purpose: 'review',
+      orgId,
+      subjectId: analysisWorkflowId(orgId, requestId),
+      userId: parsed.data.reviewer.userId,
+      decision: parsed.data.decision,
+    });
     try {
       return await this.handle(orgId, requestId).executeUpdate(reviewUpdate, {
-        args: [parsed.data],
+        args: [{ ...parsed.data, proof }],
       });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { MAX_DOCUMENT_BYTES } from '../workflows/input-bounds';
 import { basename, extname } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connection';
@@ -44,6 +45,12 @@ export async function ingestFile(
       [{ path: 'path', message: 'unsupported type' }],
     );
   }
+  const size = statSync(opts.path).size;
+  if (size > MAX_DOCUMENT_BYTES)
+    throw new InvalidRequestError(
+      `The file is ${size} bytes; documents are at most ${MAX_DOCUMENT_BYTES} bytes`,
+      [{ path: 'path', message: `larger than ${MAX_DOCUMENT_BYTES} bytes` }],
+    );
   const bytes = readFileSync(opts.path);
   const { document, created } = await storeDocument(deps.db, {
     id: opts.id ?? documentIdFromFilename(opts.path),

@@ -29,10 +29,17 @@ import {
 } from '../workflows/gateway.contract';
 import type { WriteIssue } from '../workflows/gateway/writes';
 import { InvalidRequestError } from './errors';
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../config/env';
+import { writeDigest } from '../activities/gateway/plan-hash';
+import { decisionSecret } from '../activities/identity/decision-secret';
+import { signDecisionProof } from '../activities/identity/secrets';
+import { checkInputBounds } from '../workflows/input-bounds';
+import { resumeUpdate, type ResumeRequest } from '../workflows/gateway.contract';
 
 /** The gateway refused a write (unknown entity, not permitted, closed period, ...): nothing changed. */
 export class WriteRefusedError extends Error {
-  override readonly name = 'WriteRefusedError';
+  override readonly name: string = 'WriteRefusedError';
   constructor(
     readonly type: string,
     message: string,
@@ -53,10 +60,23 @@ export class ApprovalRefusedError extends Error {
   }
 }
 
+/** The idempotency key already names a different write (other payload, kind or submitter). */
+export class IdempotencyConflictError extends WriteRefusedError {
+  override readonly name: string = 'IdempotencyConflictError';
+  constructor(message: string) {
+    super('IdempotencyConflict', message, [
+      { path: 'idempotencyKey', message: 'already used for a different write' },
+    ]);
+  }
+}
+
 export interface SubmitResult {
   submissionId: string;
   workflowId: string;
+  /** This call started the submission. */
   started: boolean;
+  /** The same write was already submitted under this key: this call joined it. */
+  joined: boolean;
 }
 
 function refusalFrom(err: unknown): WriteRefusedError | undefined {
@@ -81,7 +101,12 @@ export class GatewayClient {
     private readonly client: Client,
     private readonly db: Db,
     private readonly taskQueue: string = GATEWAY_TASK_QUEUE,
+    private readonly opts: { decisionSecret?: string } = {},
   ) {}
+
+  private secret(): string {
+    return this.opts.decisionSecret ?? decisionSecret(loadConfig());
+  }
 
   handle(orgId: string, idempotencyKey: string): WorkflowHandle {
     return this.client.workflow.getHandle(gatewayWorkflowId(orgId, idempotencyKey));
@@ -95,6 +120,12 @@ export class GatewayClient {
     opts: { dryRun?: boolean } = {},
   ): Promise<SubmitResult | DryRunResult> {
     if (opts.dryRun) return dryRunWrite(this.db, write);
+    const bounds = checkInputBounds(write);
+    if (!bounds.ok)
+      throw new InvalidRequestError(
+        `Invalid write: ${bounds.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
+        bounds.issues,
+      );
     const parsed = parseWrite(write);
     if (!parsed.ok) {
       const issues = parsed.issues;
@@ -105,6 +136,11 @@ export class GatewayClient {
     }
     const w = parsed.write;
     const workflowId = gatewayWorkflowId(w.orgId, w.idempotencyKey);
+    const digest = writeDigest(w);
+    // The memo tells a start from a join (USE_EXISTING returns the running run either way)
+    // and a resubmission from a different write under the same key.
+    const nonce = randomBytes(8).toString('hex');
+    let existing = false;
     try {
       await this.client.workflow.start(GATEWAY_WORKFLOW, {
         args: [w],
@@ -120,13 +156,20 @@ export class GatewayClient {
           { key: CsWriteKind, value: w.kind },
           { key: CsState, value: 'evaluating' },
         ],
+        memo: { csWriteDigest: digest, csSubmitNonce: nonce },
       });
-      return { submissionId: workflowId, workflowId, started: true };
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError)
-        return { submissionId: workflowId, workflowId, started: false };
-      throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      existing = true;
     }
+    const memo = (await this.handle(w.orgId, w.idempotencyKey).describe()).memo ?? {};
+    if (!existing && memo.csSubmitNonce === nonce)
+      return { submissionId: workflowId, workflowId, started: true, joined: false };
+    if (typeof memo.csWriteDigest === 'string' && memo.csWriteDigest !== digest)
+      throw new IdempotencyConflictError(
+        `Idempotency key ${w.idempotencyKey} in org ${w.orgId} already names a different write; submit under a new key`,
+      );
+    return { submissionId: workflowId, workflowId, started: false, joined: true };
   }
 
   /** The run's result; a refusal comes back as WriteRefusedError with its type and issue paths. */
@@ -172,9 +215,19 @@ export class GatewayClient {
   ): Promise<ApprovalAck> {
     const parsed = ApprovalDecisionSchema.safeParse(decision);
     if (!parsed.success) throw InvalidRequestError.fromZod('approval decision', parsed.error);
+    const d = parsed.data;
+    // The caller was authenticated by whoever holds this client (the API, the CLI, a
+    // trusted service): it signs a proof for exactly this decision, short-lived.
+    const proof = signDecisionProof(this.secret(), {
+      purpose: 'approval',
+      orgId,
+      subjectId: gatewayWorkflowId(orgId, idempotencyKey),
+      userId: d.approver.userId,
+      decision: d.decision,
+    });
     try {
       return await this.handle(orgId, idempotencyKey).executeUpdate(approvalUpdate, {
-        args: [parsed.data],
+        args: [{ ...d, proof }],
       });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
@@ -184,6 +237,23 @@ export class GatewayClient {
           'ApprovalNotOpen',
           `No open submission ${idempotencyKey}: ${err.message}`,
         );
+      throw err;
+    }
+  }
+
+  /** An operator resumes a submission an outage suspended; the failed step runs again. */
+  async resume(
+    orgId: string,
+    idempotencyKey: string,
+    req: ResumeRequest,
+  ): Promise<{ resumed: true; step: string }> {
+    try {
+      return await this.handle(orgId, idempotencyKey).executeUpdate(resumeUpdate, {
+        args: [req],
+      });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+        throw new ApprovalRefusedError(err.cause.type ?? 'ResumeRefused', err.cause.message);
       throw err;
     }
   }

@@ -48,6 +48,22 @@ const EnvSchema = z.object({
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(8780),
   LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  // Decision proofs (approvals, reviews) are HMAC-signed with this secret; without it, one is
+  // generated once into DECISION_SECRET_FILE, shared by the worker, the API and the CLI.
+  DECISION_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  DECISION_SECRET_FILE: z.string().default('.data/decision-secret'),
+  // The CLI acts as the holder of this API key (never a command-line argument).
+  CS_API_KEY: z.string().optional(),
+  CS_API_KEY_FILE: z.string().optional(),
+  // Idempotent database activities retry through an outage this long, then wait for an
+  // operator's resume; the interval between attempts never exceeds the maximum.
+  DB_RETRY_BUDGET_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(86_400_000)
+    .default(25 * 60_000),
+  DB_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema> & { embeddedDatabase: boolean };

@@ -6,6 +6,7 @@ import { connectClient } from '../client/temporal-connection';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import { GatewayClient } from '../client/gateway-client';
+import { issueDemoKeyFiles } from '../client/credentials';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { trialBalance } from '../db/repositories/ledger';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
@@ -66,7 +67,6 @@ async function main(): Promise<void> {
     displayName: 'Demo Reviewer',
     orgId: DEMO_ORG,
     roles: ['reviewer'],
-    apiToken: 'demo-reviewer-token',
   });
 
   // 3. The worker, as its own process, like in production.
@@ -241,14 +241,25 @@ async function main(): Promise<void> {
     `trial balance (minor units): ${tb.totals.map((t) => `${t.currency} debits ${t.debits} = credits ${t.credits}`).join('; ') || 'empty'}`,
   );
 
+  // The demo people get issued API keys (shown once: written to files only they should read).
+  const keys = await issueDemoKeyFiles(
+    database.db,
+    ['demo-reviewer', 'demo-clerk', 'demo-approver-1', 'demo-approver-2'],
+    join(PROJECT_ROOT, '.data', 'keys'),
+  );
   console.log(`\nTemporal Web UI: ${uiUrl}`);
   console.log(
-    `HTTP API:        http://127.0.0.1:${cfg.API_PORT}/v1/orgs/${DEMO_ORG}/trial-balance  (Authorization: Bearer demo-reviewer:demo-reviewer-token)`,
+    `HTTP API:        http://127.0.0.1:${cfg.API_PORT}/v1/orgs/${DEMO_ORG}/trial-balance  (Authorization: Bearer $(cat ${keys['demo-reviewer']}))`,
   );
   console.log(`Filter runs:     CsOrg="${DEMO_ORG}" AND CsState="HUMAN_REVIEW"`);
   console.log(
-    `Approve one:     npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve --user demo-reviewer --token demo-reviewer-token`,
+    `Approve one:     CS_API_KEY_FILE=${keys['demo-reviewer']} npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve`,
   );
+  const waiting = writes.find((w) => w.idempotencyKey.startsWith('equipment-'));
+  if (waiting)
+    console.log(
+      `Sign the write:  CS_API_KEY_FILE=${keys['demo-approver-1']} npm run cli -- gateway approve --org ${DEMO_ORG} --key ${waiting.idempotencyKey}   (then demo-approver-2)`,
+    );
   if (exitAfter) return shutdown(0);
   console.log('\nPlatform running (worker, dev server, database). Ctrl-C to stop.');
 }

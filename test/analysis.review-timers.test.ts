@@ -8,6 +8,9 @@ import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import { createAnalysisActivities } from '../activities/analysis';
 import { createDocumentActivities } from '../activities/documents/ingest';
+import { createIdentityActivities } from '../activities/identity';
+import { decisionSecret } from '../activities/identity/decision-secret';
+import { loadConfig } from '../config/env';
 import { auditTrail } from '../db/repositories/audit';
 import type { Database } from '../db/connection';
 import {
@@ -79,6 +82,8 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
     activities: {
       ...createAnalysisActivities({ db: database.db, llm: null }),
       ...createDocumentActivities(database.db),
+      // Review decisions carry a proof the worker verifies (same secret as the client's).
+      ...createIdentityActivities({ secret: decisionSecret(loadConfig()) }),
     },
   });
   return worker.runUntil(fn);

@@ -4,6 +4,12 @@ import type { Database } from '../db/connection';
 import { createApiServer } from '../api/server';
 import { ingestFile } from '../client/documents';
 import { ensureUser } from '../db/repositories/organizations';
+import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
+import { gatewayWorkflowId, approvalUpdate } from '../workflows/gateway.contract';
+import { analysisWorkflowId, reviewUpdate } from '../workflows/analysis.contract';
+import { signDecisionProof } from '../activities/identity/secrets';
+import { decisionSecret } from '../activities/identity/decision-secret';
+import { testConfig } from './support/worker';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { createTestDatabase } from './support/database';
 import { ORG, SAMPLES, seedOrgs } from './support/fixtures';
@@ -13,10 +19,16 @@ let database: Database;
 let worker: TestWorker;
 let server: Server;
 let base: string;
-const bearer = (user: string, token: string) => ({ authorization: `Bearer ${user}:${token}` });
-const CLERK = bearer('clerk', 'clerk-token');
-const APPROVER = bearer('approver', 'approver-token');
-const RITA = bearer('rita', 'rita-token');
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+let CLERK: Record<string, string>;
+let APPROVER: Record<string, string>;
+let RITA: Record<string, string>;
+let GINA: Record<string, string>;
+let AGENT: Record<string, string>;
+const userKey = async (userId: string, ttlDays?: number) =>
+  bearer(
+    (await issueApiKey(database.db, { kind: 'user', userId }, { issuedBy: 'test', ttlDays })).key,
+  );
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -55,7 +67,6 @@ beforeAll(async () => {
     displayName: 'Clerk',
     orgId: ORG,
     roles: ['analyst'],
-    apiToken: 'clerk-token',
   });
   await ensureUser(database.db, {
     id: 'approver',
@@ -63,8 +74,33 @@ beforeAll(async () => {
     displayName: 'Approver',
     orgId: ORG,
     roles: ['approver'],
-    apiToken: 'approver-token',
   });
+  await ensureUser(database.db, {
+    id: 'gina',
+    email: 'gina@globex.example',
+    displayName: 'Gina Globex',
+    orgId: 'globex',
+    roles: ['reviewer', 'approver'],
+  });
+  await upsertAgentIdentity(database.db, {
+    orgId: ORG,
+    agentId: 'posting_bot',
+    operatorUserId: 'clerk',
+    allowedWorkflows: ['journal.post'],
+  });
+  CLERK = await userKey('clerk');
+  APPROVER = await userKey('approver');
+  RITA = await userKey('rita');
+  GINA = await userKey('gina');
+  AGENT = bearer(
+    (
+      await issueApiKey(
+        database.db,
+        { kind: 'agent', orgId: ORG, agentId: 'posting_bot' },
+        { issuedBy: 'test' },
+      )
+    ).key,
+  );
   worker = await startTestWorker(database);
   await ingestFile(
     { db: database.db, client: worker.client, taskQueue: worker.taskQueue },
@@ -81,22 +117,43 @@ afterAll(async () => {
 });
 
 describe('HTTP API', () => {
-  it('refuses a missing or wrong token, and a user of another org', async () => {
-    expect((await call('GET', `/v1/orgs/${ORG}/trial-balance`, {})).body.error?.type).toBe(
-      'Unauthenticated',
-    );
+  it('refuses a missing, malformed, forged, revoked or expired key, and a user of another org', async () => {
+    const tb = `/v1/orgs/${ORG}/trial-balance`;
+    expect((await call('GET', tb, {})).body.error?.type).toBe('Unauthenticated');
+    // The old "user:token" scheme is gone: a name and a password-like token prove nothing.
     expect(
-      (await call('GET', `/v1/orgs/${ORG}/trial-balance`, bearer('clerk', 'nope'))).status,
-    ).toBe(401);
-    await ensureUser(database.db, {
-      id: 'gina',
-      email: 'gina@globex.example',
-      displayName: 'Gina Globex',
-      orgId: 'globex',
-      roles: ['reviewer'],
-      apiToken: 'gina-token',
+      (await call('GET', tb, { authorization: 'Bearer clerk:clerk-token' })).body.error,
+    ).toMatchObject({
+      type: 'Unauthenticated',
+      message: 'The key is not a Countersign API key (csk_…)',
     });
-    const other = await call('GET', `/v1/orgs/${ORG}/trial-balance`, bearer('gina', 'gina-token'));
+    // A well-formed key with the right id but another secret.
+    const real = CLERK.authorization as string;
+    const forged = `${real.slice(0, -43)}${'A'.repeat(43)}`;
+    expect((await call('GET', tb, { authorization: forged })).body.error?.message).toBe(
+      'Unknown key',
+    );
+    const revoked = await issueApiKey(
+      database.db,
+      { kind: 'user', userId: 'clerk' },
+      { issuedBy: 'test' },
+    );
+    expect((await call('GET', tb, bearer(revoked.key))).status).toBe(200);
+    expect(await revokeApiKey(database.db, revoked.keyId, 'test')).toBe(true);
+    expect((await call('GET', tb, bearer(revoked.key))).body.error).toMatchObject({
+      type: 'Unauthenticated',
+      message: 'The key was revoked',
+    });
+    const old = await issueApiKey(
+      database.db,
+      { kind: 'user', userId: 'clerk' },
+      { issuedBy: 'test', ttlDays: 1, now: new Date(Date.now() - 2 * 86_400_000) },
+    );
+    expect((await call('GET', tb, bearer(old.key))).body.error).toMatchObject({
+      type: 'Unauthenticated',
+      message: 'The key has expired',
+    });
+    const other = await call('GET', tb, GINA);
     expect(other.status).toBe(403);
     expect(other.body.error).toMatchObject({
       type: 'NotAMember',
@@ -115,7 +172,21 @@ describe('HTTP API', () => {
     expect(dry.body).toMatchObject({ risk: { lane: 'moderate' } });
     const sub = await call('POST', `/v1/orgs/${ORG}/writes`, CLERK, post('http-1', '2500'));
     expect(sub.status).toBe(202);
-    expect(sub.body).toMatchObject({ started: true, state: { status: 'awaiting_approval' } });
+    expect(sub.body).toMatchObject({
+      started: true,
+      joined: false,
+      state: { status: 'awaiting_approval' },
+    });
+    // The same write again joins it; the same key with another payload is a 409.
+    const again = await call('POST', `/v1/orgs/${ORG}/writes`, CLERK, post('http-1', '2500'));
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ started: false, joined: true });
+    const reuse = await call('POST', `/v1/orgs/${ORG}/writes`, CLERK, post('http-1', '2600'));
+    expect(reuse.status).toBe(409);
+    expect(reuse.body.error).toMatchObject({
+      type: 'IdempotencyConflict',
+      issues: [{ path: 'idempotencyKey', message: 'already used for a different write' }],
+    });
     // The clerk submitted it: the clerk cannot sign it, whatever the body says.
     const self = await call('POST', `/v1/orgs/${ORG}/writes/http-1/decisions`, CLERK, {
       decision: 'approve',
@@ -183,6 +254,265 @@ describe('HTTP API', () => {
     expect(byRita.body).toEqual({ accepted: true, outcome: 'approved' });
     expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a1`, RITA)).body).toMatchObject({
       review: { decision: 'approve', reviewer: 'rita' },
+    });
+  });
+
+  it('an agent key submits as the agent of its record; its operator cannot sign; it cannot decide', async () => {
+    // 6900 is new to the books: a first posting, moderate lane.
+    const w = {
+      idempotencyKey: 'http-agent-1',
+      kind: 'journal.post',
+      agentInstanceId: 'run-42',
+      payload: {
+        entryDate: '2026-11-30',
+        memo: 'agent posting',
+        lines: [
+          { accountId: accountId(ORG, '6900'), currency: 'USD', debit: '300' },
+          { accountId: accountId(ORG, '1010'), currency: 'USD', credit: '300' },
+        ],
+      },
+    };
+    const sub = await call('POST', `/v1/orgs/${ORG}/writes`, AGENT, w);
+    expect(sub.status).toBe(202);
+    expect(sub.body).toMatchObject({ started: true, state: { status: 'awaiting_approval' } });
+    // clerk operates posting_bot: clerk may not approve its write.
+    const byOperator = await call('POST', `/v1/orgs/${ORG}/writes/http-agent-1/decisions`, CLERK, {
+      decision: 'approve',
+    });
+    expect(byOperator.body.error?.type).toBe('SelfApproval');
+    const byAgent = await call('POST', `/v1/orgs/${ORG}/writes/http-agent-1/decisions`, AGENT, {
+      decision: 'approve',
+    });
+    expect(byAgent.status).toBe(403);
+    expect(byAgent.body.error?.type).toBe('AgentCannotDecide');
+    // Outside its stored permissions: refused, whatever a body might claim.
+    const pay = await call('POST', `/v1/orgs/${ORG}/writes`, AGENT, {
+      idempotencyKey: 'http-agent-2',
+      kind: 'payment.send',
+      payload: {
+        vendorId: 'v',
+        fromBankAccountId: 'b',
+        amountMinor: '5',
+        currency: 'USD',
+        paymentDate: '2026-11-30',
+      },
+    });
+    expect(pay.status).toBe(422);
+    expect(pay.body.error).toMatchObject({
+      type: 'WriteNotPermitted',
+      message: expect.stringMatching(
+        /^Agent posting_bot \(key:[0-9a-f]{16}\) may not submit payment\.send; allowed: journal\.post$/,
+      ),
+    });
+    // The agent key acts only in its own org.
+    expect((await call('GET', `/v1/orgs/globex/trial-balance`, AGENT)).body.error?.type).toBe(
+      'NotAMember',
+    );
+  });
+
+  it('a cross-org approver is refused before anything reaches the workflow', async () => {
+    const r = await call('POST', `/v1/orgs/${ORG}/writes/http-1/decisions`, GINA, {
+      decision: 'approve',
+    });
+    expect(r.status).toBe(403);
+    expect(r.body.error?.type).toBe('NotAMember');
+  });
+
+  it('bounds every input: depth, prototype keys, NUL, dates, amounts, durations, size', async () => {
+    const writes = `/v1/orgs/${ORG}/writes`;
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    expect((await call('POST', writes, CLERK, deep)).body.error).toMatchObject({
+      type: 'InvalidRequest',
+      message: 'JSON nested deeper than 32 levels',
+    });
+    const proto = await call(
+      'POST',
+      writes,
+      CLERK,
+      '{"idempotencyKey":"p-1","kind":"__proto__","payload":{"__proto__":{"x":1}}}',
+    );
+    expect(proto.status).toBe(400);
+    expect(proto.body.error?.issues).toEqual([
+      { path: 'payload.__proto__', message: 'the key "__proto__" is not allowed' },
+    ]);
+    const ctor = await call('POST', writes, CLERK, { ...post('p-2', '10'), kind: 'constructor' });
+    expect(ctor.status).toBe(400);
+    expect(ctor.body.error?.issues.map((i) => i.path)).toEqual(['kind']);
+    const nul = post('p-3', '10');
+    nul.payload.memo = 'a\u0000b';
+    expect((await call('POST', writes, CLERK, nul)).body.error?.issues).toEqual([
+      { path: 'payload.memo', message: 'text contains a NUL character' },
+    ]);
+    const surrogate = post('p-4', '10');
+    surrogate.payload.memo = 'x\ud800y';
+    expect((await call('POST', writes, CLERK, surrogate)).body.error?.issues).toEqual([
+      { path: 'payload.memo', message: 'text contains an unpaired UTF-16 surrogate' },
+    ]);
+    for (const [date, message] of [
+      ['0000-01-01', 'a date between 1900 and 2200'],
+      ['2201-01-01', 'a date between 1900 and 2200'],
+    ]) {
+      const w = post(`p-d-${date}`, '10');
+      w.payload.entryDate = date as string;
+      const r = await call('POST', writes, CLERK, w);
+      expect(r.status).toBe(400);
+      expect(r.body.error?.issues).toEqual([{ path: 'payload.entryDate', message }]);
+    }
+    const huge = await call('POST', writes, CLERK, post('p-5', '1000000000000000'));
+    expect(huge.status).toBe(400);
+    expect(huge.body.error?.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['payload.lines.0.debit', 'payload.lines.1.credit']),
+    );
+    const fast = await call('POST', writes, CLERK, {
+      ...post('p-6', '10'),
+      approval: { dueAfterMs: 1 },
+    });
+    expect(fast.status).toBe(400);
+    expect(fast.body.error?.issues.map((i) => i.path)).toEqual(['approval.dueAfterMs']);
+    const big = await call('POST', writes, CLERK, JSON.stringify({ x: 'y'.repeat(1_100_000) }));
+    expect(big.status).toBe(413);
+    const review = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+      request: {
+        requestId: 'http-bounds',
+        docIds: ['northwind-2024-10k'],
+        queryType: 'risk_flag',
+        queryText: 'Going concern?',
+        review: { remindEveryMs: 1 },
+      },
+    });
+    expect(review.status).toBe(400);
+    expect(review.body.error?.issues.map((i) => i.path)).toEqual(['review.remindEveryMs']);
+    // Nothing of it started a workflow.
+    for (const k of ['p-1', 'p-2', 'p-3', 'p-4', 'p-5', 'p-6'])
+      await expect(
+        worker.client.workflow.getHandle(gatewayWorkflowId(ORG, k)).describe(),
+      ).rejects.toMatchObject({ name: 'WorkflowNotFoundError' });
+  });
+
+  it('an approval sent straight to Temporal with a forged or borrowed proof is refused', async () => {
+    // A first posting to 6700: moderate lane, one approval.
+    const w = post('http-direct', '2500');
+    w.payload.lines[0]!.accountId = accountId(ORG, '6700');
+    const sub = await call('POST', `/v1/orgs/${ORG}/writes`, CLERK, w);
+    expect(sub.body).toMatchObject({ state: { status: 'awaiting_approval' } });
+    const id = gatewayWorkflowId(ORG, 'http-direct');
+    const handle = worker.client.workflow.getHandle(id);
+    const approve = (proof: string) =>
+      handle.executeUpdate(approvalUpdate, {
+        args: [{ decision: 'approve', approver: { userId: 'approver', orgId: ORG }, proof }],
+      });
+    const failureOf = async (p: Promise<unknown>) => {
+      const err = (await p.catch((e: unknown) => e)) as {
+        cause?: { type?: string; message?: string };
+      };
+      return { type: err.cause?.type, message: err.cause?.message };
+    };
+    const secret = decisionSecret(testConfig(database));
+    const claims = {
+      purpose: 'approval' as const,
+      orgId: ORG,
+      subjectId: id,
+      userId: 'approver',
+      decision: 'approve' as const,
+    };
+    expect(
+      await failureOf(approve(signDecisionProof('not-the-server-secret-'.repeat(2), claims))),
+    ).toEqual({
+      type: 'DecisionProofInvalid',
+      message: 'Decision proof refused (bad_signature): the proof is not signed by this platform',
+    });
+    expect(
+      await failureOf(
+        approve(
+          signDecisionProof(secret, { ...claims, subjectId: gatewayWorkflowId(ORG, 'http-1') }),
+        ),
+      ),
+    ).toMatchObject({
+      type: 'DecisionProofInvalid',
+      message: expect.stringMatching(/\(mismatch\): the proof is for subjectId/),
+    });
+    expect(
+      await failureOf(approve(signDecisionProof(secret, claims, 60_000, Date.now() - 120_000))),
+    ).toMatchObject({
+      type: 'DecisionProofInvalid',
+      message: expect.stringMatching(/^Decision proof refused \(expired\)/),
+    });
+    expect(
+      await failureOf(approve(signDecisionProof(secret, { ...claims, userId: 'rita' }))),
+    ).toMatchObject({
+      type: 'DecisionProofInvalid',
+      message: expect.stringMatching(/the proof is for userId "rita", not "approver"/),
+    });
+    expect(
+      await failureOf(
+        handle.executeUpdate(approvalUpdate, {
+          args: [{ decision: 'approve', approver: { userId: 'approver', orgId: ORG } }],
+        }),
+      ),
+    ).toMatchObject({ type: 'DecisionProofInvalid' });
+    // None of it counted; the real approver through the API still can.
+    expect((await call('GET', `/v1/orgs/${ORG}/writes/http-direct`, CLERK)).body).toMatchObject({
+      votes: [],
+    });
+    const ok = await call('POST', `/v1/orgs/${ORG}/writes/http-direct/decisions`, APPROVER, {
+      decision: 'approve',
+    });
+    expect(ok.body).toEqual({ accepted: true, approvals: 1, required: 1 });
+  });
+
+  it('a review sent straight to Temporal without the platform’s proof is refused', async () => {
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+      request: {
+        requestId: 'http-a2',
+        docIds: ['northwind-2024-10k'],
+        queryType: 'risk_flag',
+        queryText: 'Going concern or liquidity concerns?',
+      },
+    });
+    expect(started.body).toMatchObject({ state: { status: 'awaiting_review' } });
+    const id = analysisWorkflowId(ORG, 'http-a2');
+    const handle = worker.client.workflow.getHandle(id);
+    const review = (proof?: string) =>
+      handle
+        .executeUpdate(reviewUpdate, {
+          args: [
+            {
+              decision: 'approve',
+              reviewer: { userId: 'rita', orgId: ORG },
+              corrections: [],
+              ...(proof ? { proof } : {}),
+            },
+          ],
+        })
+        .catch((e: unknown) => (e as { cause?: { type?: string; message?: string } }).cause);
+    expect(await review()).toMatchObject({ type: 'DecisionProofInvalid' });
+    const forged = signDecisionProof('a-secret-the-attacker-made-up-0000', {
+      purpose: 'review',
+      orgId: ORG,
+      subjectId: id,
+      userId: 'rita',
+      decision: 'approve',
+    });
+    expect(await review(forged)).toMatchObject({
+      type: 'DecisionProofInvalid',
+      message: 'Decision proof refused (bad_signature): the proof is not signed by this platform',
+    });
+    // A real proof for a gateway approval is not a review proof.
+    const secret = decisionSecret(testConfig(database));
+    const approvalProof = signDecisionProof(secret, {
+      purpose: 'approval',
+      orgId: ORG,
+      subjectId: id,
+      userId: 'rita',
+      decision: 'approve',
+    });
+    expect(await review(approvalProof)).toMatchObject({
+      type: 'DecisionProofInvalid',
+      message:
+        'Decision proof refused (mismatch): the proof is for purpose "approval", not "review"',
+    });
+    expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a2`, RITA)).body).toMatchObject({
+      review: { open: true, decision: null },
     });
   });
 

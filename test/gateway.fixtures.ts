@@ -2,6 +2,7 @@ import type { Db } from '../db/connection';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
 import { createGatewayActivities } from '../activities/gateway';
+import { upsertAgentIdentity } from '../db/repositories/credentials';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
 
 /** Orgs, people and the default chart the gateway tests share. */
@@ -74,7 +75,29 @@ export async function seedGatewayOrgs(db: Db): Promise<void> {
     orgId: OTHER_ORG,
     roles: ['approver', 'owner'],
   });
+  // Agents and their permissions are records, operated by Opal; submissions cannot widen them.
+  await upsertAgentIdentity(db, {
+    orgId: ORG,
+    agentId: BILL_AGENT,
+    operatorUserId: OPERATOR,
+    allowedWorkflows: [
+      'journal.post',
+      'journal.reverse',
+      'bill.post',
+      'vendor.create',
+      'vendor.update',
+    ],
+  });
+  await upsertAgentIdentity(db, {
+    orgId: ORG,
+    agentId: POSTING_AGENT,
+    operatorUserId: OPERATOR,
+    allowedWorkflows: ['journal.post'],
+  });
 }
+
+export const BILL_AGENT = 'bill_processor';
+export const POSTING_AGENT = 'posting_bot';
 
 let seq = 0;
 export const key = (prefix = 'k') => `${prefix}-${Date.now().toString(36)}-${++seq}`;
@@ -109,21 +132,16 @@ export function journalPost(
   };
 }
 
+/** An agent submitter as an agent run names itself; the gateway checks it against the record. */
 export const agent = (
   instanceId: string,
-  allowedWorkflows: string[] = [
-    'journal.post',
-    'journal.reverse',
-    'bill.post',
-    'vendor.create',
-    'vendor.update',
-  ],
+  agentType: string = BILL_AGENT,
+  operatorUserId = OPERATOR,
 ) => ({
   kind: 'agent' as const,
-  agentType: 'bill_processor',
+  agentType,
   instanceId,
-  operatorUserId: OPERATOR,
-  allowedWorkflows,
+  operatorUserId,
 });
 
 /**
@@ -156,7 +174,13 @@ export function directGateway(db: Db) {
           decidedAt: new Date().toISOString(),
         },
       }),
-    apply: (submissionId: string) => a.gatewayApply({ submissionId }),
+    /** Applies; a plan that changed since approval is an error here (tests of re-routing use gatewayApply). */
+    async apply(submissionId: string) {
+      const r = await a.gatewayApply({ submissionId });
+      if (r.status !== 'applied')
+        throw new Error(`${submissionId}: plan changed (revision ${r.revision}), not applied`);
+      return r;
+    },
     finish: (submissionId: string, status: 'rejected' | 'expired') =>
       a.gatewayFinish({ submissionId, orgId: ORG, status, actor: 'test' }),
   };

@@ -18,6 +18,7 @@ import {
   OTHER_ORG,
   OUTSIDER,
   OWNER,
+  POSTING_AGENT,
   acc,
   agent,
   journalPost,
@@ -222,26 +223,6 @@ describe('gateway lanes on the dev server', () => {
     );
   });
 
-  it('expires a write nobody approves, after reminding when due', async () => {
-    const w = {
-      ...journalPost({
-        lines: [
-          { accountId: acc('6800'), debit: '10' },
-          { accountId: acc('1010'), credit: '10' },
-        ],
-      }),
-      approval: { dueAfterMs: 300, expireAfterMs: 1500 },
-    };
-    await gw.submit(w);
-    const r = await gw.result(ORG, w.idempotencyKey);
-    expect(r).toMatchObject({ outcome: 'expired', remindersSent: 1, entryIds: [] });
-    const trail = await auditTrail(database.db, ORG, 'gateway_submission', r.submissionId);
-    expect(trail.map((t) => t.event)).toEqual(['submitted', 'reminder:1', 'expired']);
-    await expect(gw.approve(ORG, w.idempotencyKey, APPROVER_1)).rejects.toMatchObject({
-      type: 'ApprovalNotOpen',
-    });
-  });
-
   it('submitting the same idempotency key again never posts twice', async () => {
     const w = journalPost({ amount: '77' });
     const before = await entries();
@@ -393,7 +374,8 @@ describe('refusals: typed, with the issue path, nothing written', () => {
     const pay: GatewayWriteInput = {
       orgId: ORG,
       idempotencyKey: key('pay'),
-      submitter: agent(key('agent'), ['journal.post']),
+      // The submission claims payment.send; the stored record says journal.post only.
+      submitter: { ...agent(key('agent'), POSTING_AGENT), allowedWorkflows: ['payment.send'] },
       kind: 'payment.send',
       payload: {
         vendorId: 'v',

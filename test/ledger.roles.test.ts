@@ -208,6 +208,8 @@ describe('the runtime role', () => {
       ['gateway_approvals', 'decision', 'true'],
       ['gateway_effects', 'action', 'true'],
       ['review_decisions', 'decision', 'true'],
+      ['gateway_plan_revisions', 'plan_hash', 'true'],
+      ['gateway_plan_votes', 'decision', 'true'],
     ] as const) {
       expect(
         await refused(runtime, [`update ${table} set ${column} = ${column} where ${where}`]),
@@ -216,6 +218,31 @@ describe('the runtime role', () => {
         permissionDenied(table),
       );
     }
+  });
+
+  it("writes no vote into gateway_approvals: the database copies the decided revision's votes there", async () => {
+    expect(
+      await refused(runtime, [
+        `insert into gateway_approvals (submission_id, approver_user_id, decision, decided_at) values ('${postedEntry}', 'u', 'approve', now())`,
+      ]),
+    ).toMatchObject(permissionDenied('gateway_approvals'));
+  });
+
+  it('issues and revokes keys but cannot rewrite or delete one, nor delete an agent record', async () => {
+    expect(await refused(runtime, ['update api_keys set secret_hash = secret_hash'])).toMatchObject(
+      permissionDenied('api_keys'),
+    );
+    expect(await refused(runtime, ['update api_keys set expires_at = expires_at'])).toMatchObject(
+      permissionDenied('api_keys'),
+    );
+    expect(await refused(runtime, ['delete from api_keys'])).toMatchObject(
+      permissionDenied('api_keys'),
+    );
+    expect(await refused(runtime, ['delete from agent_identities'])).toMatchObject(
+      permissionDenied('agent_identities'),
+    );
+    // Revocation is the one change a key takes.
+    await runtime.query('update api_keys set revoked_at = revoked_at where false');
   });
 
   it('cannot run DDL: no ALTER TABLE, no disabling a trigger, no new tables', async () => {

@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createAnalysisActivities } from '../activities/analysis';
+import type { IdentityActivities } from '../activities/identity';
 import {
   type AnalysisResult,
   type AnalysisStateView,
@@ -55,6 +56,15 @@ type AnalysisActivities = ReturnType<typeof createAnalysisActivities>;
 
 // Bookkeeping (request row, audit rows, results, reviewer checks): quick, idempotent, and
 // retried long enough to ride out a database restart.
+// A reviewer's decision proof is checked where the signing secret lives: in an activity.
+const identity = proxyActivities<IdentityActivities>({
+  startToCloseTimeout: '10s',
+  retry: {
+    initialInterval: '200ms',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+  },
+});
 const bookkeeping = proxyActivities<AnalysisActivities>({
   startToCloseTimeout: '30s',
   retry: {
@@ -198,6 +208,16 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
       const d = ReviewDecisionSchema.parse(raw);
       decisionInProgress = true;
       try {
+        // Decisions recorded before proofs existed replay without one.
+        if (patched('analysis-decision-proof'))
+          await identity.identityVerifyDecision({
+            proof: d.proof ?? '',
+            purpose: 'review',
+            orgId: request.orgId,
+            subjectId: workflowId,
+            userId: d.reviewer.userId,
+            decision: d.decision,
+          });
         await bookkeeping.authorizeReviewer({ orgId: request.orgId, userId: d.reviewer.userId });
         const decidedAt = new Date(Date.now()).toISOString();
         await bookkeeping.recordReviewDecision({
@@ -237,6 +257,13 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
           });
         }
         const check = ReviewDecisionSchema.safeParse(raw);
+        if (check.success && !check.data.proof) {
+          throw ApplicationFailure.create({
+            type: ErrorType.DecisionProofInvalid,
+            message: 'A review decision carries a decision proof issued by the API or CLI',
+            nonRetryable: true,
+          });
+        }
         if (!check.success) {
           throw ApplicationFailure.create({
             type: ErrorType.InvalidReviewDecision,

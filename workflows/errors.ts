@@ -43,6 +43,12 @@ export const ErrorType = {
   SelfApproval: 'SelfApproval',
   DuplicateApproval: 'DuplicateApproval',
   ApprovalNotOpen: 'ApprovalNotOpen',
+  // Identity (issue 8): a decision's signed proof is missing, forged, expired or for another decision.
+  DecisionProofInvalid: 'DecisionProofInvalid',
+  // Bounded inputs: a value the database or the platform cannot hold (out of range, too deep).
+  ValueOutOfRange: 'ValueOutOfRange',
+  // An operator's resume sent to a workflow that is not suspended.
+  NotSuspended: 'NotSuspended',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 

@@ -77,6 +77,8 @@ export const VoteSchema = z.object({
   decision: z.enum(['approve', 'reject']),
   note: z.string().nullable(),
   decidedAt: z.string(),
+  /** The plan revision this vote signs (absent in runs recorded before revisions: 0). */
+  revision: z.number().int().optional(),
 });
 export type Vote = z.infer<typeof VoteSchema>;
 
@@ -97,8 +99,22 @@ export const GatewayStatusSchema = z.enum([
   'evaluating',
   'awaiting_approval',
   'applying',
+  /** A database step outlasted its retry budget: waiting for an operator's resumeUpdate. */
+  'suspended',
   'completed',
 ]);
+
+/** The bank account a payment goes to, as approvers see it and as it is applied. */
+export const PayeeViewSchema = z.object({
+  bankAccountId: z.string(),
+  holderName: z.string(),
+  iban: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  routingCode: z.string().nullable(),
+  bic: z.string().nullable(),
+  currency: z.string(),
+});
+export type PayeeView = z.infer<typeof PayeeViewSchema>;
 export interface GatewayStateView {
   submissionId: string;
   orgId: string;
@@ -106,7 +122,12 @@ export interface GatewayStateView {
   status: z.infer<typeof GatewayStatusSchema>;
   risk: RiskAssessmentView | null;
   preview: EntryPreview[];
+  payee: PayeeView | null;
+  /** The plan revision awaiting (or given) approval, and the hash approvers sign. */
+  revision: number;
+  planHash: string | null;
   votes: Vote[];
+  suspended: { step: string; error: string } | null;
   dueAt: string | null;
   expiresAt: string | null;
   result: GatewayResult | null;
@@ -117,8 +138,62 @@ export interface ApprovalAck {
   approvals: number;
   required: number;
 }
+/**
+ * An approval as sent to the workflow: the decision plus a decision proof — a short-lived
+ * token signed by the API or CLI after authenticating the approver, bound to the org, the
+ * submission, the approver and the decision. The worker verifies it in an activity.
+ */
+export type SignedApprovalDecision = ApprovalDecision & { proof?: string };
+
+/** Splits the proof from the decision, so the decision parses with its own strict schema. */
+export function splitProof(raw: unknown): { proof: unknown; decision: unknown } {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { proof: undefined, decision: raw };
+  const { proof, ...decision } = raw as Record<string, unknown>;
+  return { proof, decision };
+}
+
+export const ProofSchema = z.string().min(1).max(4000);
+
 /** Human decisions are Updates: the approver learns at once whether the vote counted. */
-export const approvalUpdate = defineUpdate<ApprovalAck, [ApprovalDecision]>('approvalUpdate');
+export const approvalUpdate = defineUpdate<ApprovalAck, [SignedApprovalDecision]>('approvalUpdate');
+
+export const ResumeRequestSchema = z
+  .object({ operator: z.string().min(1).max(128), note: z.string().max(4000).optional() })
+  .strict();
+export type ResumeRequest = z.infer<typeof ResumeRequestSchema>;
+/**
+ * An operator resumes a submission suspended by an outage: the failed step (idempotent) runs
+ * again, with every recorded vote intact. An Update, so the operator learns if it applies.
+ */
+export const resumeUpdate = defineUpdate<{ resumed: true; step: string }, [ResumeRequest]>(
+  'resumeUpdate',
+);
+
+/** A suspension and the resume that ended it, as the workflow records them. */
+export interface SuspensionRecord {
+  submissionId: string;
+  orgId: string;
+  /** 1, 2, ... within the run. */
+  suspension: number;
+  step: string;
+  error: string;
+  suspendedAt: string;
+  resumedAt: string;
+  resumedBy: string;
+  note?: string;
+}
+
+/** The worker's retry budget for the gateway's idempotent database activities. */
+export interface DbRetrySettings {
+  budgetMs: number;
+  maximumIntervalMs: number;
+}
+/** Through an outage of 25 minutes, at most 30 s between attempts. */
+export const DEFAULT_DB_RETRY: DbRetrySettings = {
+  budgetMs: 25 * 60_000,
+  maximumIntervalMs: 30_000,
+};
 export const gatewayStateQuery = defineQuery<GatewayStateView>('gatewayStateQuery');
 
 export const CsWriteKind = defineSearchAttributeKey('CsWriteKind', SearchAttributeType.KEYWORD);

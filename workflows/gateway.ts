@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   log,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -11,17 +12,27 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { GatewayActivities } from '../activities/gateway';
+import type { IdentityActivities } from '../activities/identity';
 import {
   type ApprovalAck,
+  type DbRetrySettings,
   type EntryPreview,
   type GatewayOutcome,
   type GatewayResult,
   type GatewayStateView,
+  type PayeeView,
+  type ResumeRequest,
+  type SuspensionRecord,
   type RiskAssessmentView,
   type Vote,
   CsWriteKind,
+  DEFAULT_DB_RETRY,
+  ProofSchema,
+  ResumeRequestSchema,
   approvalUpdate,
   gatewayStateQuery,
+  resumeUpdate,
+  splitProof,
 } from './gateway.contract';
 import { CsOrg, CsOutcome, CsState } from './analysis.contract';
 import {
@@ -31,17 +42,20 @@ import {
   formatIssues,
   parseWrite,
 } from './gateway/writes';
+import { checkInputBounds } from './input-bounds';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors';
 
-// Database bookkeeping and the apply: quick, idempotent, retried long enough to ride out a
-// database restart; typed refusals are non-retryable.
-const db = proxyActivities<GatewayActivities>({
-  startToCloseTimeout: '60s',
+// The worker's retry budget, read once per run (a recorded activity result, so replay-safe).
+const settingsActivity = proxyActivities<GatewayActivities>({
+  startToCloseTimeout: '10s',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+});
+// Decision proofs are checked where the signing secret lives: in an activity.
+const identity = proxyActivities<IdentityActivities>({
+  startToCloseTimeout: '10s',
   retry: {
-    initialInterval: '500ms',
-    backoffCoefficient: 2,
-    maximumInterval: '30s',
-    maximumAttempts: 10,
+    initialInterval: '200ms',
+    maximumAttempts: 5,
     nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
   },
 });
@@ -56,6 +70,26 @@ const notify = proxyActivities<GatewayActivities>({
   },
 });
 
+/**
+ * Database bookkeeping and the apply: idempotent, so they retry without an attempt limit
+ * for the whole budget (an outage of 25 minutes by default), never more than the maximum
+ * interval apart; typed refusals are non-retryable. They heartbeat, so a killed worker's
+ * attempt is retried elsewhere within seconds, not after the 60 s start-to-close timeout.
+ */
+function dbActivities(s: DbRetrySettings) {
+  return proxyActivities<GatewayActivities>({
+    startToCloseTimeout: '60s',
+    heartbeatTimeout: '10s',
+    scheduleToCloseTimeout: s.budgetMs,
+    retry: {
+      initialInterval: Math.min(500, s.maximumIntervalMs),
+      backoffCoefficient: 2,
+      maximumInterval: s.maximumIntervalMs,
+      nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+    },
+  });
+}
+
 const refusal = (type: string, message: string) =>
   ApplicationFailure.create({ type, message, nonRetryable: true });
 
@@ -66,11 +100,32 @@ function asUpdateFailure(err: unknown): unknown {
   return err;
 }
 
+/** A refusal of ours (a verdict on the write), as opposed to an outage that outlasted retries. */
+function isTypedRefusal(err: unknown): boolean {
+  return (
+    err instanceof ActivityFailure &&
+    err.cause instanceof ApplicationFailure &&
+    (NON_RETRYABLE_ERROR_TYPES as string[]).includes(err.cause.type ?? '')
+  );
+}
+
+const laneRank = { low: 0, moderate: 1, high: 2 } as const;
+
 /**
  * One write through the gateway: validate, risk-score, wait for the approvals its lane needs
- * (none, one, or N distinct), then apply it exactly once. Rejection and expiry are results.
+ * (none, one, or N distinct), then apply it exactly once — exactly as approved: a plan that
+ * changed in between goes back for approval. Rejection and expiry are results.
  */
 export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
+  const bounds = checkInputBounds(raw);
+  if (!bounds.ok)
+    throw permanentFailure(
+      ErrorType.InvalidWrite,
+      `Invalid write: ${formatIssues(bounds.issues)}`,
+      {
+        issues: bounds.issues,
+      },
+    );
   const parsed = parseWrite(raw);
   if (!parsed.ok)
     throw permanentFailure(
@@ -90,13 +145,25 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
   let status: GatewayStateView['status'] = 'evaluating';
   let risk: RiskAssessmentView | null = null;
   let preview: EntryPreview[] = [];
+  let payee: PayeeView | null = null;
+  let revision = 0;
+  let planHash: string | null = null;
   const votes: Vote[] = [];
   const inFlight = new Set<string>();
   let result: GatewayResult | null = null;
   let remindersSent = 0;
-  const startedAt = Date.now();
-  const dueAt = startedAt + (write.approval?.dueAfterMs ?? DEFAULT_APPROVAL_DUE_MS);
-  const expiresAt = startedAt + (write.approval?.expireAfterMs ?? DEFAULT_APPROVAL_EXPIRE_MS);
+  let suspended: { step: string; error: string } | null = null;
+  let resumeRequested = false;
+  let resumedBy: ResumeRequest | null = null;
+  let suspensions = 0;
+  // Suspensions (with their resumes) not yet on the database: recorded before the next try.
+  const unrecorded: SuspensionRecord[] = [];
+  let startedAt = Date.now();
+  const dueAfter = write.approval?.dueAfterMs ?? DEFAULT_APPROVAL_DUE_MS;
+  const expireAfter = write.approval?.expireAfterMs ?? DEFAULT_APPROVAL_EXPIRE_MS;
+  let dueAt = startedAt + dueAfter;
+  let expiresAt = startedAt + expireAfter;
+  const votesNow = () => votes.filter((v) => (v.revision ?? 0) === revision);
 
   const setStatus = (s: GatewayStateView['status'], detail: string) => {
     status = s;
@@ -111,33 +178,125 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     status,
     risk,
     preview,
+    payee,
+    revision,
+    planHash,
     votes: [...votes],
+    suspended,
     dueAt: risk && risk.lane !== 'low' ? new Date(dueAt).toISOString() : null,
     expiresAt: risk && risk.lane !== 'low' ? new Date(expiresAt).toISOString() : null,
     result,
   }));
 
+  // Runs recorded before the retry budget came from the worker keep the old fixed policy.
+  const retrySettings = patched('gateway-db-retry-settings')
+    ? await settingsActivity.gatewayRetrySettings()
+    : DEFAULT_DB_RETRY;
+  const db = dbActivities(retrySettings);
+
+  /**
+   * An idempotent database step. A typed refusal ends the write; an outage that outlasts the
+   * retry budget suspends the run until an operator resumes it, with every vote kept.
+   */
+  async function durable<T>(step: string, fn: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        // The database is asked again: first the suspensions it has not heard of, so each
+        // joins the org's audit chain (suspended:N, resumed:N) before the step runs again.
+        while (unrecorded[0]) {
+          await db.gatewayRecordSuspension(unrecorded[0]);
+          unrecorded.shift();
+        }
+        return await fn();
+      } catch (err) {
+        if (isTypedRefusal(err) || !patched('gateway-suspend-on-outage')) throw err;
+        const before = status;
+        const error = err instanceof Error ? err.message : String(err);
+        const suspendedAt = new Date().toISOString();
+        suspended = { step, error };
+        log.error('database step outlasted its retry budget; waiting for resume', {
+          submissionId,
+          step,
+        });
+        setStatus('suspended', `${step} failed after the retry budget; send resumeUpdate`);
+        await condition(() => resumeRequested);
+        resumeRequested = false;
+        suspended = null;
+        if (patched('gateway-audit-suspensions') && resumedBy)
+          unrecorded.push({
+            submissionId,
+            orgId: write.orgId,
+            suspension: ++suspensions,
+            step,
+            error: error.slice(0, 4000),
+            suspendedAt,
+            resumedAt: new Date().toISOString(),
+            resumedBy: resumedBy.operator,
+            ...(resumedBy.note ? { note: resumedBy.note } : {}),
+          });
+        setStatus(before, `resumed ${step}`);
+      }
+    }
+  }
+
+  setHandler(
+    resumeUpdate,
+    (req) => {
+      const step = suspended?.step ?? '';
+      resumeRequested = true;
+      resumedBy = req;
+      log.info('resumed by operator', { submissionId, operator: req.operator, step });
+      return Promise.resolve({ resumed: true as const, step });
+    },
+    {
+      validator: (req): void => {
+        if (!ResumeRequestSchema.safeParse(req).success)
+          throw refusal(ErrorType.InvalidRequest, 'A resume names its operator');
+        if (status !== 'suspended')
+          throw refusal(ErrorType.NotSuspended, `Submission ${submissionId} is ${status}`);
+      },
+    },
+  );
+
   // An Update (not a Signal): the approver learns at once whether the vote counted. The
-  // validator refuses before anything reaches history; the handler checks the role in the
-  // org against the database, then records the vote.
+  // validator refuses before anything reaches history; the handler verifies the decision
+  // proof (in an activity: the secret never enters the workflow), checks the role in the
+  // org against the database, then records the vote on the current plan revision.
   setHandler(
     approvalUpdate,
     async (rawDecision): Promise<ApprovalAck> => {
-      const d = ApprovalDecisionSchema.parse(rawDecision);
+      const { proof, decision: rest } = splitProof(rawDecision);
+      const d = ApprovalDecisionSchema.parse(rest);
       inFlight.add(d.approver.userId);
       try {
+        // Updates recorded before proofs existed replay without one.
+        if (patched('gateway-decision-proof'))
+          await identity.identityVerifyDecision({
+            proof: ProofSchema.parse(proof),
+            purpose: 'approval',
+            orgId: write.orgId,
+            subjectId: submissionId,
+            userId: d.approver.userId,
+            decision: d.decision,
+          });
         await db.gatewayAuthorizeApprover({ orgId: write.orgId, userId: d.approver.userId });
         const vote: Vote = {
           userId: d.approver.userId,
           decision: d.decision,
           note: d.note ?? null,
           decidedAt: new Date(Date.now()).toISOString(),
+          revision,
         };
-        await db.gatewayRecordVote({ submissionId, vote });
+        await db.gatewayRecordVote({
+          submissionId,
+          vote,
+          revision,
+          ...(planHash ? { planHash } : {}),
+        });
         votes.push(vote);
         return {
           accepted: true,
-          approvals: votes.filter((v) => v.decision === 'approve').length,
+          approvals: votesNow().filter((v) => v.decision === 'approve').length,
           required: risk?.requiredApprovals ?? 0,
         };
       } catch (err) {
@@ -153,7 +312,13 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
             ErrorType.ApprovalNotOpen,
             `Submission ${submissionId} is not awaiting approval (${status})`,
           );
-        const check = ApprovalDecisionSchema.safeParse(rawDecision);
+        const { proof, decision: rest } = splitProof(rawDecision);
+        if (!ProofSchema.safeParse(proof).success)
+          throw refusal(
+            ErrorType.DecisionProofInvalid,
+            'An approval carries a decision proof issued by the API or CLI',
+          );
+        const check = ApprovalDecisionSchema.safeParse(rest);
         if (!check.success)
           throw refusal(
             ErrorType.InvalidApprovalDecision,
@@ -172,10 +337,10 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
             ErrorType.SelfApproval,
             `User ${approver.userId} submitted this write (or operates the agent that did) and may not approve it`,
           );
-        if (inFlight.has(approver.userId) || votes.some((v) => v.userId === approver.userId))
+        if (inFlight.has(approver.userId) || votesNow().some((v) => v.userId === approver.userId))
           throw refusal(
             ErrorType.DuplicateApproval,
-            `User ${approver.userId} has already voted on ${submissionId}`,
+            `User ${approver.userId} has already voted on ${submissionId}${revision > 0 ? ` (plan revision ${revision})` : ''}`,
           );
       },
     },
@@ -186,16 +351,21 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     { key: CsWriteKind, value: write.kind },
     { key: CsState, value: status },
   ]);
-  const ev = await db.gatewayEvaluate({
-    write,
-    submissionId,
-    workflowId,
-    runId,
-    dueAt: new Date(dueAt).toISOString(),
-    expiresAt: new Date(expiresAt).toISOString(),
-  });
+  const ev = await durable('evaluate', () =>
+    db.gatewayEvaluate({
+      write,
+      submissionId,
+      workflowId,
+      runId,
+      dueAt: new Date(dueAt).toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
+    }),
+  );
   risk = ev.risk;
   preview = ev.preview;
+  payee = ev.payee ?? null;
+  revision = ev.revision ?? 0;
+  planHash = ev.planHash ?? null;
 
   const finish = (
     outcome: GatewayOutcome,
@@ -206,7 +376,7 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
       orgId: write.orgId,
       kind: write.kind,
       outcome,
-      risk: ev.risk,
+      risk: risk ?? ev.risk,
       votes: [...votes],
       effects: applied?.effects ?? [],
       entryIds: applied?.entryIds ?? [],
@@ -223,74 +393,101 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     return done;
   }
 
-  if (ev.risk.lane !== 'low') {
-    setStatus(
-      'awaiting_approval',
-      `${ev.risk.lane} risk (${ev.risk.score}), ${ev.risk.requiredApprovals} approval(s): ${ev.risk.rules.map((r) => r.rule).join(', ')}`,
-    );
-    const approvals = () => votes.filter((v) => v.decision === 'approve').length;
-    const rejected = () => votes.some((v) => v.decision === 'reject');
-    const settled = () => rejected() || approvals() >= ev.risk.requiredApprovals;
-    let reminded = false;
-    while (!settled() && Date.now() < expiresAt) {
-      const wakeAt = !reminded && dueAt < expiresAt ? dueAt : expiresAt;
-      if (await condition(settled, Math.max(1, wakeAt - Date.now()))) break;
-      if (!reminded && Date.now() >= dueAt && Date.now() < expiresAt) {
-        reminded = true;
-        remindersSent += 1;
-        try {
-          await notify.gatewayRemind({
-            submissionId,
-            orgId: write.orgId,
-            reminderNumber: remindersSent,
-            dueAt: new Date(dueAt).toISOString(),
-          });
-        } catch (err) {
-          // A broken notification channel must not lose the pending approval: keep waiting.
-          log.error('approval reminder failed', {
-            submissionId,
-            error: err instanceof Error ? err.message : String(err),
-          });
+  for (;;) {
+    const r = risk;
+    if (r.lane !== 'low') {
+      setStatus(
+        'awaiting_approval',
+        `${r.lane} risk (${r.score}), ${r.requiredApprovals} approval(s)${revision > 0 ? `, plan revision ${revision}` : ''}: ${r.rules.map((x) => x.rule).join(', ')}`,
+      );
+      const approvals = () => votesNow().filter((v) => v.decision === 'approve').length;
+      const rejected = () => votesNow().some((v) => v.decision === 'reject');
+      const settled = () => rejected() || approvals() >= r.requiredApprovals;
+      let reminded = false;
+      while (!settled() && Date.now() < expiresAt) {
+        const wakeAt = !reminded && dueAt < expiresAt ? dueAt : expiresAt;
+        if (await condition(settled, Math.max(1, wakeAt - Date.now()))) break;
+        if (!reminded && Date.now() >= dueAt && Date.now() < expiresAt) {
+          reminded = true;
+          remindersSent += 1;
+          try {
+            await notify.gatewayRemind({
+              submissionId,
+              orgId: write.orgId,
+              reminderNumber: remindersSent,
+              dueAt: new Date(dueAt).toISOString(),
+            });
+          } catch (err) {
+            // A broken notification channel must not lose the pending approval: keep waiting.
+            log.error('approval reminder failed', {
+              submissionId,
+              error: err instanceof Error ? err.message : String(err),
+            });
+          }
         }
       }
+      // Close the vote, then let votes already past their validator land: none is lost, and
+      // a rejection that arrives with the last approval still vetoes the write.
+      setStatus('applying', 'closing the vote');
+      await condition(() => inFlight.size === 0);
+      if (rejected()) {
+        const by = votesNow().find((v) => v.decision === 'reject');
+        await durable('finish', () =>
+          db.gatewayFinish({
+            submissionId,
+            orgId: write.orgId,
+            status: 'rejected',
+            actor: `user:${by?.userId ?? 'unknown'}`,
+          }),
+        );
+        const done = finish('rejected', null);
+        await condition(allHandlersFinished);
+        return done;
+      }
+      if (approvals() < r.requiredApprovals) {
+        log.info('approval expired', {
+          submissionId,
+          approvals: approvals(),
+          required: r.requiredApprovals,
+        });
+        await durable('finish', () =>
+          db.gatewayFinish({
+            submissionId,
+            orgId: write.orgId,
+            status: 'expired',
+            actor: 'workflow',
+          }),
+        );
+        const done = finish('expired', null);
+        await condition(allHandlersFinished);
+        return done;
+      }
     }
-    // Close the vote, then let votes already past their validator land: none is lost, and
-    // a rejection that arrives with the last approval still vetoes the write.
-    setStatus('applying', 'closing the vote');
-    await condition(() => inFlight.size === 0);
-    if (rejected()) {
-      const by = votes.find((v) => v.decision === 'reject');
-      await db.gatewayFinish({
-        submissionId,
-        orgId: write.orgId,
-        status: 'rejected',
-        actor: `user:${by?.userId ?? 'unknown'}`,
-      });
-      const done = finish('rejected', null);
-      await condition(allHandlersFinished);
-      return done;
-    }
-    if (approvals() < ev.risk.requiredApprovals) {
-      log.info('approval expired', {
-        submissionId,
-        approvals: approvals(),
-        required: ev.risk.requiredApprovals,
-      });
-      await db.gatewayFinish({
-        submissionId,
-        orgId: write.orgId,
-        status: 'expired',
-        actor: 'workflow',
-      });
-      const done = finish('expired', null);
-      await condition(allHandlersFinished);
-      return done;
-    }
-  }
 
-  setStatus('applying', 'posting');
-  const applied = await db.gatewayApply({ submissionId });
-  const done = finish('applied', applied);
-  await condition(allHandlersFinished);
-  return done;
+    setStatus('applying', 'posting');
+    const applied = await durable('apply', () => db.gatewayApply({ submissionId }));
+    if ('status' in applied && applied.status === 'replanned') {
+      // The plan changed between approval and apply: the new revision (lane never lower)
+      // goes back to the approvers, with a fresh approval window.
+      log.info('plan changed before apply; back to approval', {
+        submissionId,
+        revision: applied.revision,
+        lane: applied.risk.lane,
+      });
+      if (laneRank[applied.risk.lane] < laneRank[r.lane])
+        throw permanentFailure(ErrorType.IllegalTransition, 'a plan revision lowered the lane');
+      risk = applied.risk;
+      preview = applied.preview;
+      payee = applied.payee;
+      revision = applied.revision;
+      planHash = applied.planHash;
+      startedAt = Date.now();
+      dueAt = startedAt + dueAfter;
+      expiresAt = startedAt + expireAfter;
+      continue;
+    }
+    const done = finish('applied', applied);
+    await condition(allHandlersFinished);
+    return done;
+  }
 }

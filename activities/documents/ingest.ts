@@ -15,6 +15,7 @@ import { extractPdfText, PdfTextError } from './pdf-text';
 import { htmlToPages } from './html-text';
 import { textToPages } from './text-pages';
 import { chunkPage } from './chunking';
+import { MAX_DOCUMENT_BYTES } from '../../workflows/input-bounds';
 
 const PDF_ERROR_TYPES = {
   EMPTY: ErrorType.EmptyDocument,
@@ -32,6 +33,12 @@ async function pagesOf(
   onProgress: (done: number, total: number) => void,
 ): Promise<{ pageCount: number; pages: { page: number; text: string }[] }> {
   if (bytes.byteLength === 0) throw permanentFailure(ErrorType.EmptyDocument, 'The file is empty');
+  // A document stored by another path than ingestFile is bounded here too: never retried.
+  if (bytes.byteLength > MAX_DOCUMENT_BYTES)
+    throw permanentFailure(
+      ErrorType.UnsupportedDocument,
+      `The file is ${bytes.byteLength} bytes; documents are at most ${MAX_DOCUMENT_BYTES} bytes`,
+    );
   if (mimeType === 'application/pdf') {
     try {
       return await extractPdfText(new Uint8Array(bytes), { fromPage, onProgress });

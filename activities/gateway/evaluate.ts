@@ -27,14 +27,32 @@ import {
 } from '../../workflows/gateway/writes';
 import type { Effect, EntryPreview } from '../../workflows/gateway.contract';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
-import { WRITE_KINDS_REGISTRY, type Plan, type PlanContext } from './kinds';
+import { WRITE_KINDS_REGISTRY, type PayeeAccount, type Plan, type PlanContext } from './kinds';
 import { GatewayRefusal, refusalFromDb } from './refusal';
+import { getAgentIdentity } from '../../db/repositories/credentials';
+import {
+  currentPlanRevision,
+  insertPlanRevision,
+  planVotes,
+} from '../../db/repositories/gateway-plans';
+import { LANES, type Lane } from '../../workflows/gateway/risk';
+import { planHash } from './plan-hash';
 
 export interface Evaluation {
   plan: Plan;
   risk: RiskAssessment;
   preview: EntryPreview[];
+  payee: PayeeAccount | null;
+  amounts: { currency: string; amountMinor: string }[];
 }
+
+/** The plan hash of an evaluation at a lane (the lane a revision keeps can only rise). */
+export function hashOf(ev: Evaluation, lane: Lane): string {
+  return planHash({ entries: ev.preview, payee: ev.payee, amounts: ev.amounts, lane });
+}
+
+export const higherLane = (a: Lane, b: Lane): Lane =>
+  LANES.indexOf(a) >= LANES.indexOf(b) ? a : b;
 
 export function previewOf(entries: EntryDraft[]): EntryPreview[] {
   return entries.map((e) => ({
@@ -60,7 +78,12 @@ async function rolesIn(q: Q, orgId: string, userId: string): Promise<Role[]> {
   return rows.map((r) => r.role);
 }
 
-/** Humans by role; agents by their allowed_workflows, and only under an operator of the org. */
+/**
+ * Humans by role. Agents by their stored record (agent_identities), never by what the
+ * submission claims: registered and enabled in the org, the kind among its allowed
+ * workflows, the named operator its recorded one, and that operator holding a role the kind
+ * requires of a person.
+ */
 async function checkPermission(q: Q, w: GatewayWrite): Promise<void> {
   const needed = WRITE_KINDS_REGISTRY[w.kind].submitRoles;
   if (w.submitter.kind === 'user') {
@@ -75,20 +98,32 @@ async function checkPermission(q: Q, w: GatewayWrite): Promise<void> {
     return;
   }
   const a = w.submitter;
-  if (!a.allowedWorkflows.includes(w.kind)) {
+  const agent = await getAgentIdentity(q, w.orgId, a.agentType);
+  if (!agent || !agent.enabled)
     throw new GatewayRefusal(
       ErrorType.WriteNotPermitted,
-      `Agent ${a.agentType} (${a.instanceId}) may not submit ${w.kind}; allowed: ${a.allowedWorkflows.join(', ') || 'none'}`,
-      [{ path: 'submitter.allowedWorkflows', message: `${w.kind} not allowed` }],
+      `Agent ${a.agentType} is not a registered, enabled agent of org ${w.orgId}`,
+      [{ path: 'submitter.agentType', message: 'unknown or disabled agent' }],
     );
-  }
-  if ((await rolesIn(q, w.orgId, a.operatorUserId)).length === 0) {
+  if (!agent.allowedWorkflows.includes(w.kind))
     throw new GatewayRefusal(
       ErrorType.WriteNotPermitted,
-      `Operator ${a.operatorUserId} of agent ${a.instanceId} is not a member of org ${w.orgId}`,
-      [{ path: 'submitter.operatorUserId', message: 'not a member of the org' }],
+      `Agent ${a.agentType} (${a.instanceId}) may not submit ${w.kind}; allowed: ${agent.allowedWorkflows.join(', ') || 'none'}`,
+      [{ path: 'kind', message: `${w.kind} not among the agent's allowed workflows` }],
     );
-  }
+  if (agent.operatorUserId !== a.operatorUserId)
+    throw new GatewayRefusal(
+      ErrorType.WriteNotPermitted,
+      `Agent ${a.agentType} is operated by ${agent.operatorUserId}, not ${a.operatorUserId}`,
+      [{ path: 'submitter.operatorUserId', message: "not the agent's recorded operator" }],
+    );
+  const roles = await rolesIn(q, w.orgId, agent.operatorUserId);
+  if (!roles.some((r) => needed.includes(r)))
+    throw new GatewayRefusal(
+      ErrorType.WriteNotPermitted,
+      `Operator ${agent.operatorUserId} of agent ${a.agentType} may not submit ${w.kind} in org ${w.orgId} (needs one of: ${needed.join(', ')})`,
+      [{ path: 'submitter.operatorUserId', message: 'operator lacks the role' }],
+    );
 }
 
 /** Every referenced id must exist in the submitting org; a missing one is named with its path. */
@@ -179,7 +214,13 @@ export async function evaluateWrite(
     ...plan.facts,
   };
   const risk = scoreRisk(facts, await getRiskSettings(q, w.orgId));
-  return { plan, risk, preview: previewOf(plan.entries) };
+  return {
+    plan,
+    risk,
+    preview: previewOf(plan.entries),
+    payee: plan.payee ?? null,
+    amounts: facts.amounts,
+  };
 }
 
 export interface DryRunResult {
@@ -241,27 +282,36 @@ export async function dryRunWrite(db: Db, raw: unknown): Promise<DryRunResult> {
   return out as DryRunResult;
 }
 
-export interface ApplyOutcome {
-  effects: Effect[];
-  entryIds: string[];
-  alreadyApplied: boolean;
+export interface ReplannedRevision {
+  revision: number;
+  planHash: string;
+  risk: RiskAssessment;
+  preview: EntryPreview[];
+  payee: PayeeAccount | null;
 }
+
+export type ApplyOutcome =
+  | { status: 'applied'; effects: Effect[]; entryIds: string[]; alreadyApplied: boolean }
+  | ({ status: 'replanned' } & ReplannedRevision);
 
 /**
  * Applies a registered submission in ONE transaction: lock its row (a concurrent or retried
- * apply waits, then finds it applied), check the recorded votes satisfy its lane, re-plan
- * against the current state, write, record effects, mark applied. The journal entries'
- * unique idempotency key is the last line of defence against a double post.
+ * apply waits, then finds it applied), check the votes on the current plan revision satisfy
+ * its lane, re-plan against the current state and compare the plan hash with the one the
+ * approvers signed. A different plan is not applied: it becomes a new revision (its lane
+ * and approvals never below the old ones), audited, and goes back for approval — unless
+ * it needs none. The journal entries' unique idempotency key is the last line of defence
+ * against a double post.
  */
 export async function applySubmission(db: Db, submissionId: string): Promise<ApplyOutcome> {
   try {
-    return await db.transaction(async (tx) => {
+    return await db.transaction(async (tx): Promise<ApplyOutcome> => {
       const row = await lockSubmission(tx, submissionId);
       if (!row)
         throw new GatewayRefusal(ErrorType.ApprovalNotOpen, `No submission ${submissionId}`);
       if (row.status === 'applied') {
         const r = row.result as { effects: Effect[]; entryIds: string[] };
-        return { ...r, alreadyApplied: true };
+        return { status: 'applied', ...r, alreadyApplied: true };
       }
       if (row.status !== 'awaiting_approval' && row.status !== 'approved') {
         throw new GatewayRefusal(
@@ -269,17 +319,25 @@ export async function applySubmission(db: Db, submissionId: string): Promise<App
           `Submission ${submissionId} is ${row.status}; it cannot be applied`,
         );
       }
-      const votes = await listVotes(tx, submissionId);
+      const current = await currentPlanRevision(tx, submissionId);
+      const required = current?.requiredApprovals ?? row.requiredApprovals;
+      const votes = current
+        ? (await planVotes(tx, submissionId, current.revision)).map((v) => ({
+            decision: v.decision,
+            approverUserId: v.approverUserId,
+          }))
+        : await listVotes(tx, submissionId);
       const self = new Set(
         [row.submitterUserId, row.operatorUserId].filter((x): x is string => x !== null),
       );
       const approvals = votes.filter(
         (v) => v.decision === 'approve' && !self.has(v.approverUserId),
       ).length;
-      if (votes.some((v) => v.decision === 'reject') || approvals < row.requiredApprovals) {
+      const rejected = votes.some((v) => v.decision === 'reject');
+      if (rejected || approvals < required) {
         throw new GatewayRefusal(
           ErrorType.ApprovalNotOpen,
-          `Submission ${submissionId} has ${approvals} of ${row.requiredApprovals} approvals${votes.some((v) => v.decision === 'reject') ? ' and a rejection' : ''}`,
+          `Submission ${submissionId} has ${approvals} of ${required} approvals${rejected ? ' and a rejection' : ''}`,
         );
       }
       const parsed = parseWrite({
@@ -297,11 +355,40 @@ export async function applySubmission(db: Db, submissionId: string): Promise<App
           parsed.issues,
         );
       const ev = await evaluateWrite(tx, parsed.write, submissionId);
+      if (current) {
+        const lane = higherLane(current.lane, ev.risk.lane);
+        const hash = hashOf(ev, lane);
+        if (hash !== current.planHash) {
+          const next: ReplannedRevision = {
+            revision: current.revision + 1,
+            planHash: hash,
+            risk: {
+              ...ev.risk,
+              lane,
+              requiredApprovals: Math.max(current.requiredApprovals, ev.risk.requiredApprovals),
+            },
+            preview: ev.preview,
+            payee: ev.payee,
+          };
+          await insertPlanRevision(tx, {
+            submissionId,
+            revision: next.revision,
+            planHash: hash,
+            lane,
+            requiredApprovals: next.risk.requiredApprovals,
+            risk: next.risk,
+            plan: { entries: ev.preview, payee: ev.payee, amounts: ev.amounts },
+          });
+          // The database audits the new revision (replanned:N) in this transaction.
+          // Approved means applied as approved: a changed plan goes back to the approvers.
+          if (next.risk.requiredApprovals > 0) return { status: 'replanned', ...next };
+        }
+      }
       const effects = await ev.plan.write(tx);
       await insertEffects(tx, submissionId, effects);
       const entryIds = ev.plan.entries.map((e) => e.id);
       await setSubmissionStatus(tx, submissionId, 'applied', { result: { effects, entryIds } });
-      return { effects, entryIds, alreadyApplied: false };
+      return { status: 'applied', effects, entryIds, alreadyApplied: false };
     });
   } catch (err) {
     const refusal = err instanceof GatewayRefusal ? err : refusalFromDb(err);
@@ -315,6 +402,26 @@ export async function applySubmission(db: Db, submissionId: string): Promise<App
     });
     throw refusal;
   }
+}
+
+/** Registers the first plan revision (what the approvers will be shown and sign). */
+export async function registerFirstRevision(
+  q: Q,
+  submissionId: string,
+  ev: Evaluation,
+  risk: RiskAssessment,
+): Promise<string> {
+  const hash = hashOf(ev, risk.lane);
+  await insertPlanRevision(q, {
+    submissionId,
+    revision: 0,
+    planHash: hash,
+    lane: risk.lane,
+    requiredApprovals: risk.requiredApprovals,
+    risk,
+    plan: { entries: ev.preview, payee: ev.payee, amounts: ev.amounts },
+  });
+  return hash;
 }
 
 function sourceOf(ref: string): { type: 'document' | 'event' | 'manual'; id: string } {

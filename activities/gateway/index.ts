@@ -1,14 +1,32 @@
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import type { Db } from '../../db/connection';
 import { appendAudit } from '../../db/repositories/audit';
 import { hasAnyRole } from '../../db/repositories/organizations';
-import { recordVote, registerSubmission, setSubmissionStatus } from '../../db/repositories/gateway';
+import { registerSubmission, setSubmissionStatus } from '../../db/repositories/gateway';
+import {
+  currentPlanRevision,
+  recordPlanVote,
+  recordSuspension,
+} from '../../db/repositories/gateway-plans';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
 import { parseWrite, formatIssues, type GatewayWrite } from '../../workflows/gateway/writes';
 import type { RiskAssessment } from '../../workflows/gateway/risk';
-import type { Effect, EntryPreview, Vote } from '../../workflows/gateway.contract';
-import { applySubmission, evaluateWrite } from './evaluate';
-import { GatewayRefusal } from './refusal';
+import {
+  DEFAULT_DB_RETRY,
+  type DbRetrySettings,
+  type Effect,
+  type EntryPreview,
+  type SuspensionRecord,
+  type Vote,
+} from '../../workflows/gateway.contract';
+import {
+  applySubmission,
+  evaluateWrite,
+  registerFirstRevision,
+  type ReplannedRevision,
+} from './evaluate';
+import type { PayeeAccount } from './kinds';
+import { GatewayRefusal, refusalFromDb } from './refusal';
 
 export interface EvaluateInput {
   write: GatewayWrite;
@@ -21,8 +39,33 @@ export interface EvaluateInput {
 export interface EvaluateOutput {
   risk: RiskAssessment;
   preview: EntryPreview[];
+  /** The payee bank account a payment goes to: what approvers see is what is applied. */
+  payee?: PayeeAccount | null;
+  /** The plan revision approvers sign, and its hash. */
+  revision?: number;
+  planHash?: string;
   /** Set when this key was already applied (by an earlier run): nothing more to do. */
   alreadyApplied: { effects: Effect[]; entryIds: string[] } | null;
+}
+
+/**
+ * Heartbeats while a database call runs, so a killed worker's activity is retried elsewhere
+ * within the heartbeat timeout instead of its whole start-to-close timeout.
+ */
+async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
+  let ctx: Context | undefined;
+  try {
+    ctx = Context.current();
+  } catch {
+    return fn(); // called outside an activity (a script or a unit test)
+  }
+  ctx.heartbeat();
+  const timer = setInterval(() => ctx?.heartbeat(), 1000);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function actorOf(w: GatewayWrite): string {
@@ -33,104 +76,134 @@ function actorOf(w: GatewayWrite): string {
 
 /**
  * The write gateway's activities over the database. Each is idempotent: the submission row
- * is keyed by (org, idempotency key), votes by (submission, approver), the apply by the
- * submission row lock and the journal entries' unique key.
+ * is keyed by (org, idempotency key), votes by (submission, revision, approver), the apply
+ * by the submission row lock and the journal entries' unique key. Each heartbeats while it
+ * waits on the database.
  */
-export function createGatewayActivities({ db }: { db: Db }) {
-  return {
-    /** Validates and risk-scores a submission, then registers it (or refuses it, on the audit log). */
-    async gatewayEvaluate(input: EvaluateInput): Promise<EvaluateOutput> {
-      const parsed = parseWrite(input.write);
-      if (!parsed.ok)
-        throw permanentFailure(
-          ErrorType.InvalidWrite,
-          `Invalid write: ${formatIssues(parsed.issues)}`,
-          { issues: parsed.issues },
-        );
-      const w = parsed.write;
-      let ev;
-      try {
-        ev = await evaluateWrite(db, w, input.submissionId);
-      } catch (err) {
-        if (!(err instanceof GatewayRefusal)) throw err;
-        // A refusal is evidence too ("the agent tried to pay an unknown vendor"): audit it.
-        await appendAudit(db, {
-          orgId: w.orgId,
-          subjectType: 'gateway_submission',
-          subjectId: input.submissionId,
-          event: 'refused',
-          idempotencyKey: `${input.workflowId}:${input.runId}:refused`,
-          actor: actorOf(w),
-          payload: {
-            kind: w.kind,
-            type: err.type,
-            message: err.message,
-            issues: err.issues,
-            submitter: w.submitter,
-          },
-        }); // not best-effort: if the row cannot be written, the activity retries
-
-        throw err.toFailure();
-      }
-      const s = w.submitter;
-      const { row, created } = await registerSubmission(db, {
-        id: input.submissionId,
-        orgId: w.orgId,
-        idempotencyKey: w.idempotencyKey,
-        workflowId: input.workflowId,
-        runId: input.runId,
-        kind: w.kind,
-        payload: w.payload,
-        submitter: s,
-        submitterKind: s.kind,
-        submitterUserId: s.kind === 'user' ? s.userId : null,
-        agentType: s.kind === 'agent' ? s.agentType : null,
-        agentInstanceId: s.kind === 'agent' ? s.instanceId : null,
-        operatorUserId: s.kind === 'agent' ? s.operatorUserId : null,
-        sourceRef: w.source ? `${w.source.type}:${w.source.id}` : null,
-        riskScore: ev.risk.score,
-        lane: ev.risk.lane,
-        rulesFired: ev.risk.rules,
-        requiredApprovals: ev.risk.requiredApprovals,
-        status: ev.risk.lane === 'low' ? 'approved' : 'awaiting_approval',
-        dueAt: ev.risk.lane === 'low' ? null : new Date(input.dueAt),
-        expiresAt: ev.risk.lane === 'low' ? null : new Date(input.expiresAt),
-      });
-      if (!created) {
-        if (row.status === 'applied')
-          return {
-            risk: ev.risk,
-            preview: ev.preview,
-            alreadyApplied: row.result as { effects: Effect[]; entryIds: string[] },
-          };
-        if (row.runId !== input.runId) {
-          throw permanentFailure(
-            ErrorType.IdempotencyConflict,
-            `Idempotency key ${w.idempotencyKey} already belongs to submission ${row.id} (${row.status}); submit under a new key`,
-          );
-        }
-        // Same run, activity retried after it registered: carry on with the stored scoring.
-        return {
-          risk: {
-            score: row.riskScore,
-            lane: row.lane,
-            requiredApprovals: row.requiredApprovals,
-            rules: row.rulesFired as RiskAssessment['rules'],
-          },
-          preview: ev.preview,
-          alreadyApplied: null,
-        };
-      }
+export function createGatewayActivities({
+  db,
+  retry = DEFAULT_DB_RETRY,
+}: {
+  db: Db;
+  retry?: DbRetrySettings;
+}) {
+  async function evaluate(input: EvaluateInput): Promise<EvaluateOutput> {
+    const parsed = parseWrite(input.write);
+    if (!parsed.ok)
+      throw permanentFailure(
+        ErrorType.InvalidWrite,
+        `Invalid write: ${formatIssues(parsed.issues)}`,
+        { issues: parsed.issues },
+      );
+    const w = parsed.write;
+    let ev;
+    try {
+      ev = await evaluateWrite(db, w, input.submissionId);
+    } catch (err) {
+      const refusal = err instanceof GatewayRefusal ? err : refusalFromDb(err);
+      if (!refusal) throw err;
+      // A refusal is evidence too ("the agent tried to pay an unknown vendor"): audit it.
       await appendAudit(db, {
         orgId: w.orgId,
         subjectType: 'gateway_submission',
         subjectId: input.submissionId,
-        event: 'submitted',
-        idempotencyKey: `${input.submissionId}:submitted`,
+        event: 'refused',
+        idempotencyKey: `${input.workflowId}:${input.runId}:refused`,
         actor: actorOf(w),
-        payload: { kind: w.kind, risk: ev.risk, source: w.source ?? null },
+        payload: {
+          kind: w.kind,
+          type: refusal.type,
+          message: refusal.message,
+          issues: refusal.issues,
+          submitter: w.submitter,
+        },
+      }).catch((auditErr: unknown) => {
+        // Not best-effort: an unreachable database retries the activity. Only a row the
+        // database cannot store (the refusal quotes a value it refuses) is logged instead.
+        if (!refusalFromDb(auditErr)) throw auditErr;
+        log.warn('could not audit a refusal', { error: String(auditErr) });
       });
-      return { risk: ev.risk, preview: ev.preview, alreadyApplied: null };
+      throw refusal.toFailure();
+    }
+    const s = w.submitter;
+    const { row, created } = await registerSubmission(db, {
+      id: input.submissionId,
+      orgId: w.orgId,
+      idempotencyKey: w.idempotencyKey,
+      workflowId: input.workflowId,
+      runId: input.runId,
+      kind: w.kind,
+      payload: w.payload,
+      submitter: s,
+      submitterKind: s.kind,
+      submitterUserId: s.kind === 'user' ? s.userId : null,
+      agentType: s.kind === 'agent' ? s.agentType : null,
+      agentInstanceId: s.kind === 'agent' ? s.instanceId : null,
+      operatorUserId: s.kind === 'agent' ? s.operatorUserId : null,
+      sourceRef: w.source ? `${w.source.type}:${w.source.id}` : null,
+      riskScore: ev.risk.score,
+      lane: ev.risk.lane,
+      rulesFired: ev.risk.rules,
+      requiredApprovals: ev.risk.requiredApprovals,
+      status: ev.risk.lane === 'low' ? 'approved' : 'awaiting_approval',
+      dueAt: ev.risk.lane === 'low' ? null : new Date(input.dueAt),
+      expiresAt: ev.risk.lane === 'low' ? null : new Date(input.expiresAt),
+    });
+    if (!created) {
+      if (row.status === 'applied')
+        return {
+          risk: ev.risk,
+          preview: ev.preview,
+          payee: ev.payee,
+          alreadyApplied: row.result as { effects: Effect[]; entryIds: string[] },
+        };
+      if (row.runId !== input.runId) {
+        throw permanentFailure(
+          ErrorType.IdempotencyConflict,
+          `Idempotency key ${w.idempotencyKey} already belongs to submission ${row.id} (${row.status}); submit under a new key`,
+        );
+      }
+      // Same run, activity retried after it registered: carry on with the stored scoring
+      // and the stored plan revision (registered below, possibly by the earlier attempt).
+      const risk: RiskAssessment = {
+        score: row.riskScore,
+        lane: row.lane,
+        requiredApprovals: row.requiredApprovals,
+        rules: row.rulesFired as RiskAssessment['rules'],
+      };
+      const stored = await currentPlanRevision(db, input.submissionId);
+      const planHash =
+        stored?.planHash ?? (await registerFirstRevision(db, input.submissionId, ev, risk));
+      return {
+        risk,
+        preview: ev.preview,
+        payee: ev.payee,
+        revision: 0,
+        planHash,
+        alreadyApplied: null,
+      };
+    }
+    // The database wrote the "submitted" audit row with the registration (migration 0006).
+    const planHash = await registerFirstRevision(db, input.submissionId, ev, ev.risk);
+    return {
+      risk: ev.risk,
+      preview: ev.preview,
+      payee: ev.payee,
+      revision: 0,
+      planHash,
+      alreadyApplied: null,
+    };
+  }
+
+  return {
+    /** The worker's retry budget for database activities, recorded once in each run's history. */
+    async gatewayRetrySettings(): Promise<DbRetrySettings> {
+      return retry;
+    },
+
+    /** Validates and risk-scores a submission, then registers it (or refuses it, on the audit log). */
+    async gatewayEvaluate(input: EvaluateInput): Promise<EvaluateOutput> {
+      return heartbeating(() => evaluate(input));
     },
 
     /** Approvals are scoped to the org: approver, admin or owner there. */
@@ -149,59 +222,72 @@ export function createGatewayActivities({ db }: { db: Db }) {
       }
     },
 
+    /** One vote on one plan revision (older histories send no revision: revision 0). */
     async gatewayRecordVote({
       submissionId,
       vote,
+      revision = 0,
+      planHash,
     }: {
       submissionId: string;
       vote: Vote;
+      revision?: number;
+      planHash?: string;
     }): Promise<void> {
-      await recordVote(db, {
-        submissionId,
-        approverUserId: vote.userId,
-        decision: vote.decision,
-        note: vote.note,
-        decidedAt: new Date(vote.decidedAt),
+      await heartbeating(async () => {
+        const hash = planHash ?? (await currentPlanRevision(db, submissionId))?.planHash ?? '';
+        await recordPlanVote(db, {
+          submissionId,
+          revision,
+          planHash: hash,
+          approverUserId: vote.userId,
+          decision: vote.decision,
+          note: vote.note,
+          decidedAt: new Date(vote.decidedAt),
+        });
       });
     },
 
-    /** Applies the write in one transaction; a retry or a replay finds it applied and posts nothing. */
+    /**
+     * Applies the write in one transaction; a retry or a replay finds it applied and posts
+     * nothing. A plan that changed since it was approved comes back as a new revision.
+     */
     async gatewayApply({
       submissionId,
     }: {
       submissionId: string;
-    }): Promise<{ effects: Effect[]; entryIds: string[] }> {
+    }): Promise<
+      | { status: 'applied'; effects: Effect[]; entryIds: string[] }
+      | ({ status: 'replanned' } & ReplannedRevision)
+    > {
       try {
-        const r = await applySubmission(db, submissionId);
-        return { effects: r.effects, entryIds: r.entryIds };
+        const r = await heartbeating(() => applySubmission(db, submissionId));
+        if (r.status === 'replanned') return r;
+        return { status: 'applied', effects: r.effects, entryIds: r.entryIds };
       } catch (err) {
         if (err instanceof GatewayRefusal) throw err.toFailure();
         throw err;
       }
     },
 
-    /** Records a rejection or expiry on the submission and the audit log. */
+    /** Records a rejection or expiry on the submission; the database audits it in the same statement. */
     async gatewayFinish({
       submissionId,
-      orgId,
       status,
-      actor,
     }: {
+      // orgId and actor are still sent by the workflow (its history records them); the
+      // database takes the org from the row and the actor from the rejecting vote.
       submissionId: string;
       orgId: string;
       status: 'rejected' | 'expired';
       actor: string;
     }): Promise<void> {
-      await setSubmissionStatus(db, submissionId, status);
-      await appendAudit(db, {
-        orgId,
-        subjectType: 'gateway_submission',
-        subjectId: submissionId,
-        event: status,
-        idempotencyKey: `${submissionId}:${status}`,
-        actor,
-        payload: { status },
-      });
+      await heartbeating(() => setSubmissionStatus(db, submissionId, status));
+    },
+
+    /** A suspension and its resume: one row, which the database audits (suspended:N, resumed:N). */
+    async gatewayRecordSuspension(s: SuspensionRecord): Promise<void> {
+      await heartbeating(() => recordSuspension(db, s));
     },
 
     /** Approval is due: remind the org's approvers (recorded once per reminder number). */

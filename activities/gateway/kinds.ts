@@ -70,7 +70,18 @@ export interface Plan {
   /** The date whose period must be open, with its payload path. */
   postingDate?: { date: string; path: string };
   facts: Partial<Omit<RiskFacts, 'kind' | 'amounts' | 'firstPostingAccounts'>>;
+  /** The bank account money goes to (payments): shown to approvers and bound by the plan hash. */
+  payee?: PayeeAccount;
   write(tx: Tx): Promise<Effect[]>;
+}
+export interface PayeeAccount {
+  bankAccountId: string;
+  holderName: string;
+  iban: string | null;
+  accountNumber: string | null;
+  routingCode: string | null;
+  bic: string | null;
+  currency: string;
 }
 interface KindDef<K extends WriteKind> {
   submitRoles: Role[];
@@ -532,6 +543,15 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
       const paymentId = derivedId('pay', ctx.entryKey);
       return {
         entries: [entry],
+        payee: {
+          bankAccountId: payee.id,
+          holderName: payee.holderName,
+          iban: payee.iban,
+          accountNumber: payee.accountNumber,
+          routingCode: payee.routingCode,
+          bic: payee.bic,
+          currency: payee.currency,
+        },
         postingDate: { date: p.paymentDate, path: 'payload.paymentDate' },
         facts: {
           irreversible: true,

@@ -38,6 +38,19 @@ export function pgError(err: unknown): PgLikeError | undefined {
   return undefined;
 }
 
+/** SQLSTATE class 22 and 54 errors: the value, not the database, is at fault. */
+const DATA_ERRORS: Record<string, string> = {
+  '22003': 'A number is out of the range the books can hold',
+  '22001': 'A text is longer than the field allows',
+  '22007': 'A date or time is not valid',
+  '22008': 'A date or time is out of range',
+  '22021': 'A text holds a byte sequence that is not valid',
+  '22P02': 'A value has the wrong form',
+  '22P05': 'A text holds a character the database cannot store',
+  '54000': 'A value exceeds a database limit',
+  '54001': 'A value is nested too deeply',
+};
+
 /** Database invariant violations the gateway reports as typed refusals (the DB is the backstop). */
 export function refusalFromDb(err: unknown): GatewayRefusal | undefined {
   const pg = pgError(err);
@@ -64,6 +77,9 @@ export function refusalFromDb(err: unknown): GatewayRefusal | undefined {
     );
   if (pg.code === '23505')
     return new GatewayRefusal(ErrorType.DuplicateEntity, `Already exists (${c}): ${pg.message}`);
+  // Data the database cannot hold is a verdict on the input, never worth a retry.
+  const range = DATA_ERRORS[pg.code ?? ''];
+  if (range) return new GatewayRefusal(ErrorType.ValueOutOfRange, `${range} (${pg.message})`);
   if (pg.code === '23503')
     return new GatewayRefusal(
       ErrorType.UnknownEntity,

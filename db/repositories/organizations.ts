@@ -1,12 +1,7 @@
-import { createHash } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../connection';
 import { applySystemWrites, type SystemWrite } from '../../activities/gateway/system';
 import { memberships, organizations, users, type Role } from '../schema';
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 export async function ensureOrganization(db: Db, org: { id: string; name: string }): Promise<void> {
   await db.insert(organizations).values(org).onConflictDoNothing();
@@ -30,27 +25,14 @@ export async function ensureUser(
     id: string;
     email: string;
     displayName: string;
-    apiToken?: string;
     orgId: string;
     roles: Role[];
   },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(users)
-      .values({
-        id: u.id,
-        email: u.email,
-        displayName: u.displayName,
-        apiTokenHash: u.apiToken ? hashToken(u.apiToken) : null,
-      })
-      .onConflictDoNothing();
-    if (u.apiToken)
-      await tx
-        .update(users)
-        .set({ apiTokenHash: hashToken(u.apiToken) })
-        .where(eq(users.id, u.id));
-  });
+  await db
+    .insert(users)
+    .values({ id: u.id, email: u.email, displayName: u.displayName })
+    .onConflictDoNothing();
   const held = new Set(await rolesInOrg(db, u.orgId, u.id));
   const grants: SystemWrite[] = u.roles
     .filter((role) => !held.has(role))
@@ -88,14 +70,4 @@ export async function hasAnyRole(
       ),
     );
   return rows.length > 0;
-}
-
-/** Authenticates an API token: returns the user id when the token matches. */
-export async function authenticateToken(db: Db, userId: string, token: string): Promise<boolean> {
-  const rows = await db
-    .select({ hash: users.apiTokenHash })
-    .from(users)
-    .where(eq(users.id, userId));
-  const stored = rows[0]?.hash;
-  return stored !== undefined && stored !== null && stored === hashToken(token);
 }

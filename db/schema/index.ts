@@ -7,3 +7,5 @@ export * from './ledger';
 export * from './master-data';
 export * from './events';
 export * from './agent-runs';
+export * from './credentials';
+export * from './gateway-plans';

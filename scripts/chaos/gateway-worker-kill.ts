@@ -50,7 +50,9 @@ export async function gatewayWorkerKill(
     orgId: org,
     roles: ['approver'],
   });
-  const gw = new GatewayClient(p.client, db, p.taskQueue);
+  const gw = new GatewayClient(p.client, db, p.taskQueue, {
+    decisionSecret: p.cfg.DECISION_SIGNING_SECRET,
+  });
   const write = (key: string, cents: number): GatewayWriteInput => ({
     orgId: org,
     idempotencyKey: key,

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,6 +136,8 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
       TEMPORAL_NAMESPACE: devServer.namespace,
       TEMPORAL_TASK_QUEUE: taskQueue,
       LOG_LEVEL: 'ERROR',
+      // Decision proofs: the worker verifies what the scenario's client signs, per run.
+      DECISION_SIGNING_SECRET: randomBytes(32).toString('hex'),
     };
     const cfg = parseConfig({ ...env, DB_POOL_SIZE: '16' });
     const database = await openDatabase(cfg);

@@ -50,7 +50,9 @@ export async function restartUnderLoad(
       orgId: org,
       roles: [role],
     });
-  const gw = new GatewayClient(p.client, db, p.taskQueue);
+  const gw = new GatewayClient(p.client, db, p.taskQueue, {
+    decisionSecret: p.cfg.DECISION_SIGNING_SECRET,
+  });
   const write = (key: string): GatewayWriteInput => ({
     orgId: org,
     idempotencyKey: key,

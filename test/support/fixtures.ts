@@ -22,7 +22,6 @@ export async function seedOrgs(db: Db): Promise<void> {
     displayName: 'Rita Reviewer',
     orgId: ORG,
     roles: ['reviewer'],
-    apiToken: 'rita-token',
   });
   await ensureUser(db, {
     id: 'arnold',

@@ -80,12 +80,13 @@ export const AnalyticalStepSchema = z
 
 export const ReviewPolicySchema = z
   .object({
+    // Bounded: no reminder more often than once a minute, no wait beyond five years.
     /** When a reminder goes out if no decision has been made (default 14 days). */
-    dueAfterMs: z.number().int().positive().optional(),
+    dueAfterMs: z.number().int().min(60_000).max(157_680_000_000).optional(),
     /** Interval between later reminders (default 7 days). */
-    remindEveryMs: z.number().int().positive().optional(),
+    remindEveryMs: z.number().int().min(60_000).max(157_680_000_000).optional(),
     /** When an undecided review expires (default 90 days). */
-    expireAfterMs: z.number().int().positive().optional(),
+    expireAfterMs: z.number().int().min(60_000).max(157_680_000_000).optional(),
   })
   .strict();
 

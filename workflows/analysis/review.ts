@@ -20,6 +20,12 @@ export const ReviewDecisionSchema = z
       )
       .max(200)
       .default([]),
+    /**
+     * A short-lived token the API or CLI signs after authenticating the reviewer, bound to
+     * the org, the request, the reviewer and the decision; the worker verifies it. Optional
+     * in the schema only so decisions recorded before proofs existed still replay.
+     */
+    proof: z.string().min(1).max(4000).optional(),
   })
   .strict()
   .superRefine((d, ctx) => {

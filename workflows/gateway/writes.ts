@@ -22,8 +22,8 @@ export const MinorUnitsSchema = z.preprocess(
   z
     .string()
     .regex(
-      /^(0|[1-9][0-9]{0,17})$/,
-      'an amount in integer minor units, not negative (e.g. "12500" for 125.00)',
+      /^(0|[1-9][0-9]{0,14})$/,
+      'an amount in integer minor units, not negative, below 10^15 (e.g. "12500" for 125.00)',
     ),
 );
 /** A positive amount in minor units. */
@@ -32,8 +32,8 @@ export const PositiveMinorUnitsSchema = z.preprocess(
   z
     .string()
     .regex(
-      /^[1-9][0-9]{0,17}$/,
-      'a positive amount in integer minor units (e.g. "12500" for 125.00)',
+      /^[1-9][0-9]{0,14}$/,
+      'a positive amount in integer minor units, below 10^15 (e.g. "12500" for 125.00)',
     ),
 );
 
@@ -45,8 +45,13 @@ export const DateSchema = z
       !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
       new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
     { message: 'not a calendar date' },
-  );
-export const PeriodSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a period as YYYY-MM');
+  )
+  .refine((d) => d >= '1900-01-01' && d <= '2200-12-31', {
+    message: 'a date between 1900 and 2200',
+  });
+export const PeriodSchema = z
+  .string()
+  .regex(/^(19\d\d|2[01]\d\d|2200)-(0[1-9]|1[0-2])$/, 'a period as YYYY-MM, 1900 to 2200');
 const IdSchema = z.string().min(1).max(200);
 const NewIdSchema = z
   .string()
@@ -351,7 +356,8 @@ export const SubmitterSchema = z.discriminatedUnion('kind', [
       agentType: z.string().min(1).max(100),
       instanceId: z.string().min(1).max(200),
       operatorUserId: z.string().min(1).max(128),
-      allowedWorkflows: z.array(z.string().min(1)).max(100),
+      /** Ignored: an agent's permissions come from its stored record (agent_identities). */
+      allowedWorkflows: z.array(z.string().min(1).max(100)).max(100).optional(),
     })
     .strict(),
 ]);
@@ -359,6 +365,7 @@ export type Submitter = z.infer<typeof SubmitterSchema>;
 
 export const DEFAULT_APPROVAL_DUE_MS = 3 * 24 * 60 * 60 * 1000;
 export const DEFAULT_APPROVAL_EXPIRE_MS = 14 * 24 * 60 * 60 * 1000;
+export const MAX_APPROVAL_WINDOW_MS = 5 * 365 * 24 * 60 * 60 * 1000;
 
 const EnvelopeSchema = z
   .object({
@@ -376,8 +383,9 @@ const EnvelopeSchema = z
     payload: z.unknown(),
     approval: z
       .object({
-        dueAfterMs: z.number().int().positive().optional(),
-        expireAfterMs: z.number().int().positive().optional(),
+        // At least a minute (no reminder every millisecond), at most five years.
+        dueAfterMs: z.number().int().min(60_000).max(MAX_APPROVAL_WINDOW_MS).optional(),
+        expireAfterMs: z.number().int().min(60_000).max(MAX_APPROVAL_WINDOW_MS).optional(),
       })
       .strict()
       .optional(),
@@ -403,7 +411,8 @@ export function parseWrite(
     ? []
     : env.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   const kind = (raw as { kind?: unknown } | null)?.kind;
-  if (typeof kind !== 'string' || !(kind in WRITE_SCHEMAS)) {
+  // Own keys only: "__proto__" or "constructor" is no write kind.
+  if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(WRITE_SCHEMAS, kind)) {
     if (!issues.some((i) => i.path === 'kind'))
       issues.push({
         path: 'kind',

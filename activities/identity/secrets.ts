@@ -1,0 +1,131 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * The platform's own credentials: API keys (shown once, stored as salted hashes) and
+ * decision proofs (short-lived HMAC tokens that bind one decider to one decision on one
+ * subject). Pure functions over node:crypto; the database and the secret are passed in.
+ */
+
+const KEY_FORMAT = /^csk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+export interface NewApiKey {
+  /** The whole key, shown to its holder once. */
+  key: string;
+  id: string;
+  salt: string;
+  secretHash: string;
+}
+
+export function hashKeySecret(salt: string, secret: string): string {
+  return createHash('sha256').update(salt).update('\0').update(secret).digest('hex');
+}
+
+export function generateApiKey(): NewApiKey {
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const salt = randomBytes(16).toString('hex');
+  return { key: `csk_${id}_${secret}`, id, salt, secretHash: hashKeySecret(salt, secret) };
+}
+
+/** Splits a presented key; undefined when it is not shaped like one of ours. */
+export function parseApiKey(key: string): { id: string; secret: string } | undefined {
+  const m = KEY_FORMAT.exec(key);
+  return m ? { id: m[1] as string, secret: m[2] as string } : undefined;
+}
+
+/** Constant-time comparison of hex digests of equal length. */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}
+
+export const DECISION_PROOF_TTL_MS = 5 * 60 * 1000;
+
+/** What a decision proof vouches for: this person, this decision, on this subject in this org. */
+export const DecisionClaimsSchema = z
+  .object({
+    /** `approval` (a gateway submission) or `review` (an analysis request). */
+    purpose: z.enum(['approval', 'review']),
+    orgId: z.string().min(1).max(128),
+    /** The workflow id of the submission or analysis request. */
+    subjectId: z.string().min(1).max(400),
+    userId: z.string().min(1).max(128),
+    decision: z.enum(['approve', 'reject', 'correct']),
+    issuedAt: z.number().int(),
+    expiresAt: z.number().int(),
+  })
+  .strict();
+export type DecisionClaims = z.infer<typeof DecisionClaimsSchema>;
+
+function mac(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(`countersign-decision-v1.${body}`).digest('base64url');
+}
+
+/** Signs a decision proof, valid for ttlMs from now. Only the API, the CLI and trusted clients call this. */
+export function signDecisionProof(
+  secret: string,
+  claims: Omit<DecisionClaims, 'issuedAt' | 'expiresAt'>,
+  ttlMs = DECISION_PROOF_TTL_MS,
+  now = Date.now(),
+): string {
+  const body = Buffer.from(
+    JSON.stringify({ ...claims, issuedAt: now, expiresAt: now + ttlMs }),
+  ).toString('base64url');
+  return `${body}.${mac(secret, body)}`;
+}
+
+export type ProofCheck =
+  | { ok: true; claims: DecisionClaims }
+  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'mismatch'; detail: string };
+
+/**
+ * Verifies a proof against the decision it accompanies: signature, expiry, and that every
+ * bound field equals the expected one (a proof for another submission, person, org or
+ * decision is refused).
+ */
+export function verifyDecisionProof(
+  secret: string,
+  proof: string,
+  expected: Omit<DecisionClaims, 'issuedAt' | 'expiresAt'>,
+  now = Date.now(),
+): ProofCheck {
+  const parts = proof.split('.');
+  if (parts.length !== 2 || !parts[0] || !parts[1] || proof.length > 4000)
+    return { ok: false, reason: 'malformed', detail: 'not a decision proof' };
+  const [body, sig] = parts as [string, string];
+  const want = Buffer.from(mac(secret, body));
+  const got = Buffer.from(sig);
+  if (want.length !== got.length || !timingSafeEqual(want, got))
+    return {
+      ok: false,
+      reason: 'bad_signature',
+      detail: 'the proof is not signed by this platform',
+    };
+  let claims: DecisionClaims;
+  try {
+    const parsed = DecisionClaimsSchema.safeParse(
+      JSON.parse(Buffer.from(body, 'base64url').toString('utf8')),
+    );
+    if (!parsed.success) return { ok: false, reason: 'malformed', detail: 'unreadable claims' };
+    claims = parsed.data;
+  } catch {
+    return { ok: false, reason: 'malformed', detail: 'unreadable claims' };
+  }
+  if (now >= claims.expiresAt)
+    return {
+      ok: false,
+      reason: 'expired',
+      detail: `the proof expired at ${new Date(claims.expiresAt).toISOString()}`,
+    };
+  for (const k of ['purpose', 'orgId', 'subjectId', 'userId', 'decision'] as const) {
+    if (claims[k] !== expected[k])
+      return {
+        ok: false,
+        reason: 'mismatch',
+        detail: `the proof is for ${k} ${JSON.stringify(claims[k])}, not ${JSON.stringify(expected[k])}`,
+      };
+  }
+  return { ok: true, claims };
+}

@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporal } from '@temporalio/proto';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { GatewayClient } from '../client/gateway-client';
+import { createGatewayActivities } from '../activities/gateway';
+import { createIdentityActivities } from '../activities/identity';
+import { auditTrail } from '../db/repositories/audit';
+import type { Database } from '../db/connection';
+import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
+import { CsWriteKind } from '../workflows/gateway.contract';
+import { DEFAULT_APPROVAL_DUE_MS, DEFAULT_APPROVAL_EXPIRE_MS } from '../workflows/gateway/writes';
+import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
+import { createTestDatabase } from './support/database';
+import { workflowBundle } from './support/worker';
+import { APPROVER_1, ORG, acc, journalPost, seedGatewayOrgs } from './gateway.fixtures';
+
+/**
+ * The approval wait at its real durations (due after 3 days, expiry after 14) on the
+ * time-skipping test server: durations below a minute are refused, so expiry is tested at
+ * full length, in milliseconds of wall time.
+ */
+const SECRET = randomBytes(32).toString('hex');
+let testEnv: TestWorkflowEnvironment;
+let database: Database;
+let gw: GatewayClient;
+const taskQueue = `gateway-timers-${randomBytes(4).toString('hex')}`;
+
+function testServerPath(): string {
+  const path =
+    process.env.TEMPORAL_TEST_SERVER || join(PROJECT_ROOT, '.tools', 'bin', 'temporal-test-server');
+  if (!existsSync(path))
+    throw new Error(`temporal-test-server not found at ${path}: run the tests with \`npm test\``);
+  return path;
+}
+
+async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
+  const worker = await Worker.create({
+    connection: testEnv.nativeConnection,
+    namespace: testEnv.namespace ?? 'default',
+    taskQueue,
+    workflowBundle: workflowBundle(),
+    activities: {
+      ...createGatewayActivities({ db: database.db }),
+      ...createIdentityActivities({ secret: SECRET }),
+    },
+  });
+  return worker.runUntil(fn);
+}
+
+beforeAll(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  testEnv = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServerPath() } },
+  });
+  await testEnv.connection.operatorService.addSearchAttributes({
+    namespace: testEnv.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(
+      [CsOrg, CsState, CsOutcome, CsWriteKind].map((k) => [
+        k.name,
+        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+      ]),
+    ),
+  });
+  database = await createTestDatabase();
+  await seedGatewayOrgs(database.db);
+  gw = new GatewayClient(testEnv.client, database.db, taskQueue, { decisionSecret: SECRET });
+}, 120_000);
+
+afterAll(async () => {
+  await testEnv?.teardown();
+  await database?.close();
+});
+
+describe('gateway approval timers (time-skipping server)', () => {
+  it('expires a write nobody approves at 14 days, after one reminder at day 3', async () => {
+    expect(DEFAULT_APPROVAL_DUE_MS).toBe(3 * 86_400_000);
+    expect(DEFAULT_APPROVAL_EXPIRE_MS).toBe(14 * 86_400_000);
+    // A first posting to 6800: moderate lane, one approval needed.
+    const w = journalPost({
+      lines: [
+        { accountId: acc('6800'), debit: '10' },
+        { accountId: acc('1010'), credit: '10' },
+      ],
+    });
+    const r = await withWorker(async () => {
+      await gw.submit(w);
+      await gw.settle(ORG, w.idempotencyKey);
+      return gw.result(ORG, w.idempotencyKey);
+    });
+    expect(r).toMatchObject({ outcome: 'expired', remindersSent: 1, entryIds: [] });
+    const trail = await auditTrail(database.db, ORG, 'gateway_submission', r.submissionId);
+    expect(trail.map((t) => t.event)).toEqual(['submitted', 'reminder:1', 'expired']);
+    await expect(gw.approve(ORG, w.idempotencyKey, APPROVER_1)).rejects.toMatchObject({
+      type: 'ApprovalNotOpen',
+    });
+  }, 120_000);
+});
