@@ -1,8 +1,5 @@
-import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
-import { accountId, seedDefaultChart } from '../../db/ledger/default-chart';
-import { GatewayClient } from '../../client/gateway-client';
-import type { GatewayWriteInput } from '../../workflows/gateway.contract';
 import { inPool, type ChaosPlatform } from './harness';
+import { seedChaosOrg } from './chaos-org';
 import { checkLedgerInvariants, type LedgerInvariants } from './invariants';
 
 export interface GatewayWorkerKillResult extends LedgerInvariants {
@@ -30,48 +27,8 @@ export async function gatewayWorkerKill(
   log: (s: string) => void,
 ): Promise<GatewayWorkerKillResult> {
   const started = Date.now();
-  const org = `chaos-${Date.now().toString(36)}`;
+  const { org, gw, write } = await seedChaosOrg(p, 'kill');
   const db = p.database.db;
-  await ensureOrganization(db, { id: org, name: 'Chaos Org' });
-  await seedDefaultChart(db, org);
-  const clerk = `${org}-clerk`;
-  const approver = `${org}-approver`;
-  await ensureUser(db, {
-    id: clerk,
-    email: `clerk@${org}.example`,
-    displayName: 'Clerk',
-    orgId: org,
-    roles: ['analyst'],
-  });
-  await ensureUser(db, {
-    id: approver,
-    email: `approver@${org}.example`,
-    displayName: 'Approver',
-    orgId: org,
-    roles: ['approver'],
-  });
-  const gw = new GatewayClient(p.client, db, p.taskQueue, {
-    decisionSecret: p.cfg.DECISION_SIGNING_SECRET,
-  });
-  const write = (key: string, cents: number): GatewayWriteInput => ({
-    orgId: org,
-    idempotencyKey: key,
-    submitter: { kind: 'user', userId: clerk },
-    kind: 'journal.post',
-    payload: {
-      entryDate: '2025-06-15',
-      memo: `chaos ${key}`,
-      lines: [
-        { accountId: accountId(org, '6200'), currency: 'USD', debit: String(cents) },
-        { accountId: accountId(org, '1010'), currency: 'USD', credit: String(cents) },
-      ],
-    },
-  });
-  // The first posting to an account waits for one approval: do it before the faults.
-  await gw.submit(write('warm-up', 100));
-  await gw.settle(org, 'warm-up');
-  await gw.approve(org, 'warm-up', approver, 'warm-up');
-  await gw.result(org, 'warm-up');
 
   const keys = Array.from({ length: opts.writes }, (_, i) => `w-${i}`);
   let settled = false;

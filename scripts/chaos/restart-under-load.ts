@@ -1,8 +1,5 @@
-import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
-import { accountId, seedDefaultChart } from '../../db/ledger/default-chart';
-import { GatewayClient } from '../../client/gateway-client';
-import type { GatewayWriteInput } from '../../workflows/gateway.contract';
 import type { ChaosPlatform } from './harness';
+import { seedChaosOrg } from './chaos-org';
 import { checkLedgerInvariants, type LedgerInvariants } from './invariants';
 
 export type RestartTarget = 'temporal' | 'postgres';
@@ -33,44 +30,9 @@ export async function restartUnderLoad(
   log: (s: string) => void,
 ): Promise<RestartUnderLoadResult> {
   const started = Date.now();
-  const org = `chaos-${target}-${Date.now().toString(36)}`;
+  const { org, gw, write: post } = await seedChaosOrg(p, target);
   const db = p.database.db;
-  await ensureOrganization(db, { id: org, name: `Chaos ${target}` });
-  await seedDefaultChart(db, org);
-  const clerk = `${org}-clerk`;
-  const approver = `${org}-approver`;
-  for (const [id, role] of [
-    [clerk, 'analyst'],
-    [approver, 'approver'],
-  ] as const)
-    await ensureUser(db, {
-      id,
-      email: `${id}@chaos.example`,
-      displayName: id,
-      orgId: org,
-      roles: [role],
-    });
-  const gw = new GatewayClient(p.client, db, p.taskQueue, {
-    decisionSecret: p.cfg.DECISION_SIGNING_SECRET,
-  });
-  const write = (key: string): GatewayWriteInput => ({
-    orgId: org,
-    idempotencyKey: key,
-    submitter: { kind: 'user', userId: clerk },
-    kind: 'journal.post',
-    payload: {
-      entryDate: '2025-06-15',
-      memo: `chaos ${key}`,
-      lines: [
-        { accountId: accountId(org, '6200'), currency: 'USD', debit: '1500' },
-        { accountId: accountId(org, '1010'), currency: 'USD', credit: '1500' },
-      ],
-    },
-  });
-  await gw.submit(write('warm-up'));
-  await gw.settle(org, 'warm-up');
-  await gw.approve(org, 'warm-up', approver, 'warm-up');
-  await gw.result(org, 'warm-up');
+  const write = (key: string) => post(key, 1500);
 
   const completions: number[] = []; // ms since t0 at which each write was seen applied
   const notApplied: { key: string; outcome: string }[] = [];
