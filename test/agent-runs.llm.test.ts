@@ -1,4 +1,5 @@
 import type { Database } from '../db/connection';
+import { upsertAgentIdentity } from '../db/repositories/credentials';
 import { createTestDatabase } from './support/database';
 import { ORG, seedOrgs } from './support/fixtures';
 import { startFakeAnthropic, type FakeAnthropic } from './support/fake-anthropic';
@@ -83,6 +84,14 @@ beforeAll(async () => {
     roles: ['approver'],
   });
   await setOrgAgentSettings(database.db, { orgId: ORG, operatorUserId: 'arnold' });
+  // The gateway trusts the stored agent record, never the submission: an admin registers the
+  // agent in the org (`npm run cli -- agents register`) with its operator and write kinds.
+  await upsertAgentIdentity(database.db, {
+    orgId: ORG,
+    agentId: 'bookkeeper_test',
+    operatorUserId: 'arnold',
+    allowedWorkflows: ['journal.post'],
+  });
   fake = await startFakeAnthropic();
   agents = agentsDirWith({
     bookkeeper_test: { config: BOOKKEEPER, prompt: 'You keep the books through the gateway.' },

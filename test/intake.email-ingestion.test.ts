@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { issueApiKey } from '../db/repositories/credentials';
 import {
   copyFileSync,
   existsSync,
@@ -177,7 +178,12 @@ describe('the watched mail folder', () => {
 describe('POST /v1/orgs/:org/inbound-email', () => {
   let server: Server;
   let base: string;
+  let ritaKey: string;
   beforeAll(async () => {
+    // Callers authenticate with a key the platform issued (a salted hash is stored).
+    ritaKey = (
+      await issueApiKey(env.deps().db, { kind: 'user', userId: 'rita' }, { issuedBy: 'test' })
+    ).key;
     server = createApiServer(env.deps());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const addr = server.address();
@@ -186,7 +192,7 @@ describe('POST /v1/orgs/:org/inbound-email', () => {
   afterAll(async () => {
     await new Promise((r) => server.close(r));
   });
-  const postRaw = async (body: Buffer, auth = 'Bearer rita:rita-token') => {
+  const postRaw = async (body: Buffer, auth = `Bearer ${ritaKey}`) => {
     const res = await fetch(`${base}/v1/orgs/${ORG}/inbound-email`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'message/rfc822' },
@@ -211,7 +217,7 @@ describe('POST /v1/orgs/:org/inbound-email', () => {
     const bad = await postRaw(readFileSync(join(EMAIL, 'malformed.eml')));
     expect(bad.status).toBe(422);
     expect(bad.body.error).toMatchObject({ type: 'Malformed' });
-    const anon = await postRaw(readFileSync(join(EMAIL, 'plain.eml')), 'Bearer rita:wrong-token');
+    const anon = await postRaw(readFileSync(join(EMAIL, 'plain.eml')), 'Bearer csk_0000_not-a-key');
     expect(anon.status).toBe(401);
   });
 });
