@@ -3,18 +3,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { parse, stringify } from 'yaml';
-import { Client as PgClient } from 'pg';
 import { loadConfig } from '../config/env';
-import { openDatabase } from '../db/connection';
-import { runMigrations } from '../db/migrate';
 import { ensureOrganization } from '../db/repositories/organizations';
 import { runsOfEvent, setOrgAgentSettings } from '../db/repositories/agent-runs';
 import { getEvent } from '../db/repositories/events';
 import { createWorker } from '../worker';
 import { EventsClient } from '../client/events-client';
 import { TERMINAL_EVENT_STATES } from '../workflows/events/contract';
-import { startDevServer, portOpen } from './lib/dev-server';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
+import { bringUpBenchPlatform } from './lib/bench-platform';
 
 /**
  * `npm run bench -- events [--json FILE] [--n 1000] [--probe 50] [--cap 20]`: event pickup
@@ -60,51 +57,13 @@ export async function benchEvents(opts: {
   cap: number;
 }): Promise<EventsBench> {
   const cfg = loadConfig();
-  if (!cfg.DATABASE_URL)
-    throw new Error(
-      'set DATABASE_URL to a PostgreSQL server (the bench creates its own database there)',
-    );
   const stops: (() => Promise<void>)[] = [];
   try {
-    const port = 17_352;
-    if (await portOpen('127.0.0.1', port))
-      throw new Error(`port ${port} is busy: another bench running?`);
-    const server = await startDevServer(
-      {
-        port,
-        uiPort: port + 1000,
-        dbFilename: undefined,
-        namespace: 'countersign-bench',
-        headless: true,
-        logLevel: 'error',
-      },
-      join(PROJECT_ROOT, '.data', 'bench-events-temporal.log'),
+    const { server, database, runCfg } = await bringUpBenchPlatform(
+      cfg,
+      { name: 'events', temporalPort: 17_352, embeddedPgPort: 55_498 },
+      stops,
     );
-    stops.push(server.stop);
-
-    const dbName = `cs_bench_events_${process.pid}`;
-    const admin = new PgClient({ connectionString: cfg.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    stops.push(async () => {
-      const a = new PgClient({ connectionString: cfg.DATABASE_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${dbName} with (force)`);
-      await a.end();
-    });
-    const url = new URL(cfg.DATABASE_URL);
-    url.pathname = `/${dbName}`;
-    const runCfg = {
-      ...cfg,
-      DATABASE_URL: url.toString(),
-      TEMPORAL_ADDRESS: server.address,
-      TEMPORAL_NAMESPACE: server.namespace,
-      embeddedDatabase: false,
-    };
-    const database = await openDatabase({ ...runCfg, DB_POOL_SIZE: 16 });
-    stops.push(database.close);
-    await runMigrations(database);
     const org = `bench-${Date.now().toString(36)}`;
     await ensureOrganization(database.db, { id: org, name: 'Bench Org' });
     await setOrgAgentSettings(database.db, { orgId: org, maxConcurrentRuns: opts.cap });

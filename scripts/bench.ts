@@ -1,20 +1,16 @@
-import { cpus, tmpdir } from 'node:os';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config/env';
-import { openDatabase } from '../db/connection';
-import { runMigrations } from '../db/migrate';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
 import { createWorker } from '../worker';
 import { createGatewayActivities } from '../activities/gateway';
 import { GatewayClient } from '../client/gateway-client';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
-import { startDevServer, portOpen } from './lib/dev-server';
-import { PROJECT_ROOT } from './lib/temporal-binaries';
+import { bringUpBenchPlatform } from './lib/bench-platform';
 
 /**
  * `npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20]`: starts what it needs
@@ -50,48 +46,11 @@ async function benchGateway(n: number, concurrency: number): Promise<GatewayBenc
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const port = 17_900;
-    if (await portOpen('127.0.0.1', port))
-      throw new Error(`port ${port} is busy: another bench running?`);
-    const server = await startDevServer(
-      {
-        port,
-        uiPort: port + 1000,
-        dbFilename: undefined,
-        namespace: 'countersign-bench',
-        headless: true,
-        logLevel: 'error',
-      },
-      join(PROJECT_ROOT, '.data', 'bench-temporal.log'),
+    const { server, database, runCfg } = await bringUpBenchPlatform(
+      cfg,
+      { name: 'gateway', temporalPort: 17_900, embeddedPgPort: 55_499 },
+      stops,
     );
-    stops.push(server.stop);
-
-    let url = cfg.DATABASE_URL;
-    if (!url) {
-      const dir = mkdtempSync(join(tmpdir(), 'cs-bench-pg-'));
-      chmodSync(dir, 0o755); // reachable by the postgres OS user when run as root
-      // A throw-away cluster: the same engine as npm start, without fsync.
-      const embedded = await startEmbeddedPostgres({
-        dataDir: join(dir, 'pg'),
-        port: 55_499,
-        durability: 'fast',
-      });
-      stops.push(async () => {
-        await embedded.stop();
-        rmSync(dir, { recursive: true, force: true });
-      });
-      url = embedded.url;
-    }
-    const runCfg = {
-      ...cfg,
-      DATABASE_URL: url,
-      TEMPORAL_ADDRESS: server.address,
-      TEMPORAL_NAMESPACE: server.namespace,
-      embeddedDatabase: false,
-    };
-    const database = await openDatabase({ ...runCfg, DB_POOL_SIZE: 16 });
-    stops.push(database.close);
-    await runMigrations(database);
     const org = `bench-${Date.now().toString(36)}`;
     await ensureOrganization(database.db, { id: org, name: 'Bench Org' });
     await seedDefaultChart(database.db, org);

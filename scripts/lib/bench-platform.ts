@@ -1,0 +1,84 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as PgClient } from 'pg';
+import type { AppConfig } from '../../config/env';
+import { openDatabase, type Database } from '../../db/connection';
+import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import { runMigrations } from '../../db/migrate';
+import { portOpen, startDevServer, type RunningDevServer } from './dev-server';
+import { PROJECT_ROOT } from './temporal-binaries';
+
+export interface BenchPlatform {
+  server: RunningDevServer;
+  database: Database;
+  /** The configuration a worker of this bench runs with. */
+  runCfg: AppConfig;
+}
+
+/**
+ * What a benchmark runs against, started on its own and stopped by the caller's `stops`: a dev
+ * server on `temporalPort` (in memory), and a fresh, migrated database — a throw-away database
+ * on DATABASE_URL's server when it is set, else a throw-away embedded PostgreSQL cluster (the
+ * same engine as npm start, without fsync).
+ */
+export async function bringUpBenchPlatform(
+  cfg: AppConfig,
+  opts: { name: string; temporalPort: number; embeddedPgPort: number },
+  stops: (() => Promise<void>)[],
+): Promise<BenchPlatform> {
+  if (await portOpen('127.0.0.1', opts.temporalPort))
+    throw new Error(`port ${opts.temporalPort} is busy: another bench running?`);
+  const server = await startDevServer(
+    {
+      port: opts.temporalPort,
+      uiPort: opts.temporalPort + 1000,
+      dbFilename: undefined,
+      namespace: 'countersign-bench',
+      headless: true,
+      logLevel: 'error',
+    },
+    join(PROJECT_ROOT, '.data', `bench-${opts.name}-temporal.log`),
+  );
+  stops.push(server.stop);
+
+  let url: string;
+  if (cfg.DATABASE_URL) {
+    const admin = cfg.DATABASE_URL;
+    const dbName = `cs_bench_${opts.name.replace(/\W/g, '_')}_${process.pid}`;
+    const run = async (sql: string) => {
+      const c = new PgClient({ connectionString: admin });
+      await c.connect();
+      await c.query(sql).finally(() => c.end());
+    };
+    await run(`create database ${dbName}`);
+    stops.push(() => run(`drop database if exists ${dbName} with (force)`));
+    const u = new URL(admin);
+    u.pathname = `/${dbName}`;
+    url = u.toString();
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), `cs-bench-${opts.name}-`));
+    chmodSync(dir, 0o755); // reachable by the postgres OS user when run as root
+    const embedded = await startEmbeddedPostgres({
+      dataDir: join(dir, 'pg'),
+      port: opts.embeddedPgPort,
+      durability: 'fast',
+    });
+    stops.push(async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    url = embedded.url;
+  }
+  const runCfg: AppConfig = {
+    ...cfg,
+    DATABASE_URL: url,
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_NAMESPACE: server.namespace,
+    embeddedDatabase: false,
+  };
+  const database = await openDatabase({ ...runCfg, DB_POOL_SIZE: 16 });
+  stops.push(database.close);
+  await runMigrations(database);
+  return { server, database, runCfg };
+}
