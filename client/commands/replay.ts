@@ -65,7 +65,9 @@ function describeEvent(e: temporal.api.history.v1.IHistoryEvent): MismatchedEven
     (e.upsertWorkflowSearchAttributesEventAttributes
       ? Object.keys(
           e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes?.indexedFields ?? {},
-        ).join(', ')
+        )
+          .sort()
+          .join(', ')
       : null);
   return {
     eventId: Number(e.eventId),
