@@ -160,6 +160,7 @@ describe('countersign events', () => {
       type: 'eventWorkflow',
       status: 'COMPLETED',
       searchAttributes: { CsOrg: ORG, CsEventType: 'document.received', CsState: 'completed' },
+      summary: `document.received · ${ORG} · from connector`,
     });
     const reset = (await cli('reset', workflowId, '--to', 'first-workflow-task')).out as {
       fromRunId: string;

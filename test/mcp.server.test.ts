@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Database } from '../db/connection';
 import { issueApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
 import { GatewayClient } from '../client/gateway-client';
+import { CsRiskLane } from '../workflows/gateway.contract';
 import { startMcpHttpServer } from '../client/mcp/http-server';
 import { createTestDatabase } from './support/database';
 import { ORG, seedOrgs } from './support/fixtures';
@@ -161,7 +162,11 @@ describe('MCP over streamable HTTP', () => {
       const key = submissionId.slice(`gateway:${ORG}:`.length);
       const state = await gateway.settle(ORG, key);
       expect(state).toMatchObject({ submissionId, orgId: ORG, kind: 'vendor.create' });
-      expect(['awaiting_approval', 'applied']).toContain(state.status);
+      expect(['awaiting_approval', 'completed']).toContain(state.status);
+      // The Web UI can filter approvals by lane, and names the agent in the summary.
+      const desc = await rt.client.workflow.getHandle(submissionId).describe();
+      expect(desc.typedSearchAttributes.get(CsRiskLane)).toBe(state.risk?.lane);
+      expect(await desc.staticSummary()).toBe(`vendor.create · ${ORG} · by agent ${AGENT}`);
     } finally {
       await client.close();
     }
