@@ -34,11 +34,17 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
     .command('submit')
     .description("submit a write (JSON file) as the key's holder and wait until it settles")
     .requiredOption('--file <path>', 'the write as JSON')
-    .option('--dry-run', 'validate, price and risk-score only; nothing is started')
+    .option('--dry-run [bool]', 'validate, price and risk-score only; nothing is started')
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(
-          z.object({ file: z.string().min(1), dryRun: z.boolean().optional() }),
+          z.object({
+            file: z.string().min(1),
+            // `--dry-run` alone, or the older `--dry-run true|false`.
+            dryRun: z
+              .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+              .optional(),
+          }),
           raw,
         );
         const db = await ctx.db();
