@@ -3,7 +3,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Database } from '../db/connection';
-import { issueApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
+import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
 import { GatewayClient } from '../client/gateway-client';
 import { CsRiskLane } from '../workflows/gateway.contract';
 import { startMcpHttpServer } from '../client/mcp/http-server';
@@ -25,6 +25,7 @@ let rt: RuntimeWorker;
 let agents: { dir: string; cleanup(): void };
 let http: Awaited<ReturnType<typeof startMcpHttpServer>>;
 let agentKey = '';
+let agentKeyId = '';
 let userKey = '';
 
 type ToolResult = {
@@ -79,13 +80,13 @@ beforeAll(async () => {
     operatorUserId: 'arnold',
     allowedWorkflows: ['vendor.create'],
   });
-  agentKey = (
-    await issueApiKey(
-      database.db,
-      { kind: 'agent', orgId: ORG, agentId: AGENT },
-      { issuedBy: 'test' },
-    )
-  ).key;
+  const issued = await issueApiKey(
+    database.db,
+    { kind: 'agent', orgId: ORG, agentId: AGENT },
+    { issuedBy: 'test' },
+  );
+  agentKey = issued.key;
+  agentKeyId = issued.keyId;
   userKey = (
     await issueApiKey(database.db, { kind: 'user', userId: 'arnold' }, { issuedBy: 'test' })
   ).key;
@@ -174,7 +175,7 @@ describe('MCP over streamable HTTP', () => {
 });
 
 describe('MCP over stdio', () => {
-  it('serves the key holder’s tools only, and refuses a write outside its lanes', async () => {
+  it('serves the key holder’s tools only, refuses a write outside its lanes, and stops serving once the key is revoked', async () => {
     const client = new McpClient({ name: 'outside-agent', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
@@ -204,6 +205,11 @@ describe('MCP over stdio', () => {
       expect(found.structuredContent).toMatchObject({ entity: 'vendor' });
       const lane = await call(client, 'submit', { kind: 'bill.post', payload: {} });
       expect(lane.structuredContent).toMatchObject({ status: 'refused' });
+      // Revoked mid-session: the next call is refused.
+      await revokeApiKey(database.db, agentKeyId, 'test');
+      const after = await call(client, 'master_data_search', { entity: 'vendor', query: '' });
+      expect(after.isError).toBe(true);
+      expect(textOf(after)).toMatch(/no longer authenticates/);
     } finally {
       await client.close();
     }

@@ -123,7 +123,14 @@ async function analyzeDocument(
  * unlisted tool does not exist for it), each with the registry's zod schema as its input
  * schema, run in the agent's org.
  */
-export function buildAgentMcpServer(deps: McpDeps, principal: AgentPrincipal): McpServer {
+export function buildAgentMcpServer(
+  deps: McpDeps,
+  principal: AgentPrincipal,
+  opts: {
+    /** A long-lived session (stdio) re-checks its key on every call: revoked means stopped. */
+    stillAuthenticated?: () => Promise<boolean>;
+  } = {},
+): McpServer {
   const server = new McpServer(
     { name: 'countersign', version: '0.1.0' },
     {
@@ -137,6 +144,8 @@ export function buildAgentMcpServer(deps: McpDeps, principal: AgentPrincipal): M
       { description: def.description, inputSchema: def.input },
       async (args: unknown): Promise<CallToolResult> => {
         try {
+          if (opts.stillAuthenticated && !(await opts.stillAuthenticated()))
+            return refused('The key no longer authenticates (revoked, expired or agent disabled)');
           if (name === 'submit') {
             const out = await submitWrite(
               deps,

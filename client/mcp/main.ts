@@ -2,7 +2,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { Command } from 'commander';
 import { loadConfig } from '../../config/env';
 import { openDatabase } from '../../db/connection';
-import { authenticateCli } from '../credentials';
+import { authenticateApiKey } from '../../db/repositories/credentials';
+import { authenticateCli, presentedKey } from '../credentials';
 import { AuthenticationError } from '../errors';
 import { connectClient } from '../temporal-connection';
 import { buildAgentMcpServer } from './agent-tools';
@@ -39,7 +40,9 @@ async function main(): Promise<void> {
     const principal = await authenticateCli(database.db, cfg);
     if (principal.kind !== 'agent')
       throw new AuthenticationError('MCP serves agents; CS_API_KEY is a person’s key');
-    const server = buildAgentMcpServer(deps, principal);
+    const server = buildAgentMcpServer(deps, principal, {
+      stillAuthenticated: async () => (await authenticateApiKey(database.db, presentedKey(cfg))).ok,
+    });
     const transport = new StdioServerTransport();
     transport.onclose = () => void shutdown();
     await server.connect(transport);
