@@ -1,4 +1,6 @@
-import { DefaultLogger, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { createLogger } from './config/logging';
+import { tracingPlugins } from './config/tracing';
 import { loadConfig, type AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/connection';
 import { runMigrations } from './db/migrate';
@@ -60,6 +62,8 @@ export async function createWorker(opts: {
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
     activities,
+    // OpenTelemetry spans for workflows and activities when an exporter is configured.
+    plugins: await tracingPlugins(opts.cfg),
     // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
     shutdownGraceTime: '20s',
   });
@@ -78,7 +82,8 @@ async function main(): Promise<void> {
     });
   }
   const cfg = loadConfig();
-  Runtime.install({ logger: new DefaultLogger(cfg.LOG_LEVEL as LogLevel) });
+  // JSON lines carrying each workflow's and activity's ids (LOG_FORMAT=pretty for a terminal).
+  Runtime.install({ logger: createLogger(cfg.LOG_LEVEL as LogLevel, cfg.LOG_FORMAT, 'worker') });
   const database = await openDatabase(cfg);
   await runMigrations(database);
   const { worker, connection } = await createWorker({

@@ -44,6 +44,12 @@ export class ReviewRefusedError extends Error {
  * decision, await the result. Requests are validated here first, so a malformed request
  * starts nothing.
  */
+/** One line of at most n characters, for a Web UI summary. */
+export function oneLine(text: string, n: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
+}
+
 export class AnalysisClient {
   constructor(
     private readonly client: Client,
@@ -81,6 +87,14 @@ export class AnalysisClient {
           { key: CsState, value: 'RECEIVE_TASK' },
         ],
         memo: { queryText: request.queryText.slice(0, 500), docIds: request.docIds },
+        // What the Web UI shows for the run before (and beside) its current details.
+        staticSummary: `${request.queryType} · ${request.orgId}: ${oneLine(request.queryText, 120)}`,
+        staticDetails: [
+          `**Question** ${oneLine(request.queryText, 500)}`,
+          `**Documents** ${request.docIds.join(', ')}`,
+          ...(request.framework ? [`**Framework** ${request.framework}`] : []),
+          `**Requested by** ${request.requestedBy ?? 'unknown'}`,
+        ].join('\n\n'),
       });
       return { workflowId, started: true };
     } catch (err) {

@@ -10,6 +10,7 @@ import {
   ingestionWorkflowId,
   type IngestResult,
 } from '../workflows/ingestion.contract';
+import { CsOrg } from '../workflows/analysis.contract';
 import { ANALYSIS_TASK_QUEUE } from '../workflows/analysis.contract';
 import { InvalidRequestError } from './errors';
 
@@ -73,6 +74,10 @@ export async function ingestFile(
         // the activity returns at once when it is.
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        // Set at start (the workflow itself upserts nothing): the Web UI filters by org.
+        typedSearchAttributes: [{ key: CsOrg, value: opts.orgId }],
+        staticSummary: `ingest ${document.id} · ${opts.orgId}`,
+        staticDetails: `**Document** ${document.id} (${mimeType}, ${bytes.length} bytes)`,
       })
       .catch(async (err: unknown) => {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')

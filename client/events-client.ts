@@ -87,6 +87,8 @@ export class EventsClient {
         workflowIdConflictPolicy: 'FAIL',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
         memo: { eventId },
+        staticSummary: `${envelope.type} · ${envelope.orgId} · from ${envelope.source}`,
+        staticDetails: `**Event** ${eventId}${envelope.causation ? `\n\n**Caused by** ${envelope.causation.agentInstanceId} (hop ${envelope.causation.hop})` : ''}`,
         typedSearchAttributes: [
           { key: CsOrg, value: envelope.orgId },
           { key: CsEventType, value: envelope.type },

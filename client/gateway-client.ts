@@ -157,6 +157,12 @@ export class GatewayClient {
           { key: CsState, value: 'evaluating' },
         ],
         memo: { csWriteDigest: digest, csSubmitNonce: nonce },
+        staticSummary: `${w.kind} · ${w.orgId} · by ${w.submitter.kind === 'user' ? w.submitter.userId : `agent ${w.submitter.agentType}`}`,
+        staticDetails: [
+          `**Write** ${w.kind} (idempotency key ${w.idempotencyKey})`,
+          `**Submitter** ${w.submitter.kind === 'user' ? w.submitter.userId : `agent ${w.submitter.agentType} (${w.submitter.instanceId}), operated by ${w.submitter.operatorUserId}`}`,
+          ...(w.source ? [`**Source** ${w.source.type} ${w.source.id}`] : []),
+        ].join('\n\n'),
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

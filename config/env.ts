@@ -48,6 +48,12 @@ const EnvSchema = z.object({
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(8780),
   LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  /** json: one object per line with the run's ids (config/logging.ts); pretty: for a terminal. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /** OpenTelemetry tracing through the SDK's interceptors: off unless an exporter is named. */
+  OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().default('http://127.0.0.1:4318/v1/traces'),
+  OTEL_SERVICE_NAME: z.string().min(1).default('countersign-worker'),
   // Decision proofs (approvals, reviews) are HMAC-signed with this secret; without it, one is
   // generated once into DECISION_SECRET_FILE, shared by the worker, the API and the CLI.
   DECISION_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),

@@ -268,15 +268,17 @@ describe('the hash-chained audit log', () => {
     };
     const cli = join(PROJECT_ROOT, 'client', 'cli.ts');
     const tsx = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
-    const broken = await run(tsx, [cli, 'audit', 'verify', '--org', 't-edit'], { env }).then(
+    const broken = await run(tsx, [cli, '--json', 'audit', 'verify', '--org', 't-edit'], {
+      env,
+    }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
     expect(broken?.code).toBe(3);
     expect(broken?.stderr).toMatch(/audit chain of t-edit is broken: edited — row \d+ \(#3, /);
-    const ok = await run(tsx, [cli, 'audit', 'verify', '--org', ORG], { env });
+    const ok = await run(tsx, [cli, '--json', 'audit', 'verify', '--org', ORG], { env });
     expect(JSON.parse(ok.stdout)).toMatchObject([{ orgId: ORG, ok: true }]);
-    const head = await run(tsx, [cli, 'audit', 'head', '--org', ORG], { env });
+    const head = await run(tsx, [cli, '--json', 'audit', 'head', '--org', ORG], { env });
     expect(JSON.parse(head.stdout)).toMatchObject({
       orgId: ORG,
       hash: (await auditHead(database.db, ORG)).hash,

@@ -10,7 +10,7 @@ import { createIdentityActivities } from '../activities/identity';
 import { auditTrail } from '../db/repositories/audit';
 import type { Database } from '../db/connection';
 import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
-import { CsWriteKind } from '../workflows/gateway.contract';
+import { CsRiskLane, CsWriteKind } from '../workflows/gateway.contract';
 import { DEFAULT_APPROVAL_DUE_MS, DEFAULT_APPROVAL_EXPIRE_MS } from '../workflows/gateway/writes';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { createTestDatabase } from './support/database';
@@ -58,7 +58,7 @@ beforeAll(async () => {
   await testEnv.connection.operatorService.addSearchAttributes({
     namespace: testEnv.namespace ?? 'default',
     searchAttributes: Object.fromEntries(
-      [CsOrg, CsState, CsOutcome, CsWriteKind].map((k) => [
+      [CsOrg, CsState, CsOutcome, CsWriteKind, CsRiskLane].map((k) => [
         k.name,
         temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
       ]),

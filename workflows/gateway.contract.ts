@@ -197,3 +197,5 @@ export const DEFAULT_DB_RETRY: DbRetrySettings = {
 export const gatewayStateQuery = defineQuery<GatewayStateView>('gatewayStateQuery');
 
 export const CsWriteKind = defineSearchAttributeKey('CsWriteKind', SearchAttributeType.KEYWORD);
+/** The risk lane a write was scored into (low, moderate, high…): the Web UI's approval filter. */
+export const CsRiskLane = defineSearchAttributeKey('CsRiskLane', SearchAttributeType.KEYWORD);

@@ -25,6 +25,7 @@ import {
   type SuspensionRecord,
   type RiskAssessmentView,
   type Vote,
+  CsRiskLane,
   CsWriteKind,
   DEFAULT_DB_RETRY,
   ProofSchema,
@@ -362,6 +363,12 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     }),
   );
   risk = ev.risk;
+  // Added after runs were recorded: the marker keeps those histories replaying unchanged.
+  const laneAttribute = patched('gateway-risk-lane-search-attribute');
+  const showLane = (lane: string) => {
+    if (laneAttribute) upsertSearchAttributes([{ key: CsRiskLane, value: lane }]);
+  };
+  showLane(ev.risk.lane);
   preview = ev.preview;
   payee = ev.payee ?? null;
   revision = ev.revision ?? 0;
@@ -477,6 +484,7 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
       if (laneRank[applied.risk.lane] < laneRank[r.lane])
         throw permanentFailure(ErrorType.IllegalTransition, 'a plan revision lowered the lane');
       risk = applied.risk;
+      showLane(applied.risk.lane);
       preview = applied.preview;
       payee = applied.payee;
       revision = applied.revision;

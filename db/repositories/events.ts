@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
 import { events, eventTransitions, type EventState } from '../schema';
 
@@ -112,4 +112,27 @@ export async function eventsByState(db: Db, orgId: string): Promise<Record<strin
     .where(and(eq(events.orgId, orgId)))
     .groupBy(events.state);
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+}
+
+/**
+ * Failed and expired events an operator still has to act on: those not superseded by a later
+ * event of the same workflow id (a retry, or the same payload sent again), newest first.
+ */
+export async function failedEvents(
+  db: Db,
+  filter: { orgId?: string; limit?: number } = {},
+): Promise<EventRow[]> {
+  return db
+    .select()
+    .from(events)
+    .where(
+      and(
+        inArray(events.state, ['failed', 'expired']),
+        filter.orgId ? eq(events.orgId, filter.orgId) : undefined,
+        sql`not exists (select 1 from ${events} later where later.workflow_id = ${events.workflowId}
+              and later.accepted_at > ${events.acceptedAt} and later.state <> 'duplicate')`,
+      ),
+    )
+    .orderBy(desc(events.acceptedAt))
+    .limit(filter.limit ?? 100);
 }

@@ -1,0 +1,157 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { runsOfEvent } from '../../db/repositories/agent-runs';
+import { eventTransitionsOf, failedEvents, getEvent } from '../../db/repositories/events';
+import { EventEnvelopeSchema, type EventResult } from '../../workflows/events/contract';
+import { InvalidRequestError } from '../errors';
+import { type Accepted, EventsClient } from '../events-client';
+import type { Runner } from '../program';
+import { type CliContext, parseOptions } from './context';
+
+/** The states an operator may retry: the event ran and gave up (or never got a slot). */
+const RETRYABLE_STATES = ['failed', 'expired'];
+
+export interface RetriedEvent extends Accepted {
+  retryOf: string;
+  /** With --wait: the new event's outcome. */
+  result?: EventResult;
+}
+
+/**
+ * Retries a failed (or expired) event: its envelope is accepted again as a new event with the
+ * same workflow id — the failed run is closed, so the id is free — on the task queue the
+ * failed run used. The failed event's row stays as it was (its history is evidence); the new
+ * event points back at it in the output and supersedes it in `events failed`.
+ */
+export async function retryEvent(
+  ctx: CliContext,
+  eventId: string,
+  opts: { wait?: boolean } = {},
+): Promise<RetriedEvent> {
+  const db = await ctx.db();
+  const row = await getEvent(db, eventId);
+  if (!row)
+    throw new InvalidRequestError(`No event ${eventId}`, [
+      { path: 'id', message: 'unknown event' },
+    ]);
+  if (!RETRYABLE_STATES.includes(row.state))
+    throw new InvalidRequestError(
+      `Event ${eventId} is ${row.state}; only failed or expired events are retried`,
+      [{ path: 'id', message: `state ${row.state}` }],
+    );
+  const envelope = EventEnvelopeSchema.parse({
+    orgId: row.orgId,
+    type: row.type,
+    source: row.source,
+    payload: row.payload,
+    ...(row.causation ? { causation: row.causation } : {}),
+  });
+  const client = await ctx.temporal();
+  const failedRun = await client.workflow.getHandle(row.workflowId).describe();
+  const events = new EventsClient(client, db, { taskQueue: failedRun.taskQueue });
+  const accepted = await events.acceptEvent(envelope);
+  const retried: RetriedEvent = { ...accepted, retryOf: eventId };
+  if (opts.wait && accepted.status === 'accepted')
+    retried.result = await events.result(accepted.workflowId);
+  return retried;
+}
+
+/** events send / show / failed / retry. */
+export function registerEventsCommands(program: Command, run: Runner): void {
+  const events = program.command('events').description('events that trigger agents');
+
+  events
+    .command('send')
+    .description('accept an event (deduplicated by its payload while one is active)')
+    .requiredOption('--org <org>', 'organization id')
+    .requiredOption('--type <type>', 'dotted event type, e.g. document.received')
+    .requiredOption('--source <source>', 'email | schedule | connector | rule | agent')
+    .option('--payload <json>', 'the payload as a JSON object', '{}')
+    .action(
+      run(async (ctx, raw: unknown) => {
+        const o = parseOptions(
+          z.object({ org: z.string(), type: z.string(), source: z.string(), payload: z.string() }),
+          raw,
+        );
+        let payload: unknown;
+        try {
+          payload = JSON.parse(o.payload);
+        } catch {
+          throw new InvalidRequestError('--payload is not JSON', [
+            { path: 'payload', message: 'not JSON' },
+          ]);
+        }
+        const events = new EventsClient(await ctx.temporal(), await ctx.db(), {
+          taskQueue: ctx.config().TEMPORAL_TASK_QUEUE,
+        });
+        ctx.out.print(
+          await events.acceptEvent({ orgId: o.org, type: o.type, source: o.source, payload }),
+        );
+      }),
+    );
+
+  events
+    .command('show')
+    .description('one event: its row, every state it passed through, its agent runs')
+    .argument('[eventId]', 'event id (or --id)')
+    .option('--id <eventId>', 'event id')
+    .action(
+      run(async (ctx, arg: string | undefined, raw: { id?: string }) => {
+        const id = parseOptions(z.string({ error: 'give the event id' }).min(1), arg ?? raw.id);
+        const db = await ctx.db();
+        const event = await getEvent(db, id);
+        if (!event)
+          throw new InvalidRequestError(`No event ${id}`, [
+            { path: 'id', message: 'unknown event' },
+          ]);
+        ctx.out.print({
+          event,
+          transitions: await eventTransitionsOf(db, id),
+          runs: await runsOfEvent(db, id),
+        });
+      }),
+    );
+
+  events
+    .command('failed')
+    .description('failed and expired events not yet retried, newest first')
+    .option('--org <org>', 'only this org')
+    .option('--limit <n>', 'at most this many', '100')
+    .action(
+      run(async (ctx, raw: unknown) => {
+        const o = parseOptions(
+          z.object({
+            org: z.string().min(1).optional(),
+            limit: z.coerce.number().int().min(1).max(10_000),
+          }),
+          raw,
+        );
+        const rows = await failedEvents(await ctx.db(), { orgId: o.org, limit: o.limit });
+        ctx.out.print(
+          rows.map((e) => ({
+            id: e.id,
+            orgId: e.orgId,
+            type: e.type,
+            state: e.state,
+            attempts: e.attempts,
+            detail: e.detail,
+            acceptedAt: e.acceptedAt,
+            workflowId: e.workflowId,
+          })),
+        );
+      }),
+    );
+
+  events
+    .command('retry')
+    .description('retry a failed or expired event: its envelope is accepted again')
+    .argument('<eventId>', 'the failed event')
+    .option('--wait', 'wait for the retried event to finish and print its outcome')
+    .action(
+      run(async (ctx, id: string, raw: { wait?: boolean }) => {
+        const retried = await retryEvent(ctx, id, { wait: raw.wait === true });
+        ctx.out.print(retried);
+        if (retried.result && retried.result.state !== 'completed') process.exitCode = 1;
+      }),
+    );
+}

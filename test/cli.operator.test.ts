@@ -1,0 +1,222 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Database } from '../db/connection';
+import { buildProgram } from '../client/program';
+import type { CliContext } from '../client/commands/context';
+import { createTestDatabase } from './support/database';
+import { ORG, seedOrgs } from './support/fixtures';
+import { testConfig } from './support/worker';
+import { agentsDirWith, startRuntimeWorker, type RuntimeWorker } from './agent-runs.fixtures';
+
+/**
+ * The operator CLI against the dev server and PostgreSQL: a failed event is listed and its
+ * retry completes it; replay passes recorded runs on unchanged code and names the event a
+ * deliberately non-deterministic change no longer reproduces; reset starts a new run.
+ */
+let database: Database;
+let rt: RuntimeWorker;
+let agents: { dir: string; cleanup(): void };
+const calls = new Map<string, number>();
+
+/** The analysis an agent runs, at the activity seam: documents named failN-… fail N calls. */
+async function fakeAnalyze(c: { input: { docIds: string[] } }) {
+  const doc = c.input.docIds[0] ?? '';
+  const n = (calls.get(doc) ?? 0) + 1;
+  calls.set(doc, n);
+  const failFirst = /^fail(\d+)-/.exec(doc);
+  if (failFirst && n <= Number(failFirst[1]))
+    throw ApplicationFailure.nonRetryable(
+      `analysis of ${doc} unavailable (call ${n})`,
+      'TestFault',
+    );
+  return { requestId: `fake-${n}`, outcome: 'delivered', answer: `answer for ${doc}` };
+}
+
+/** Runs one CLI command in-process over the test's database and client; returns its stdout. */
+async function cli(...args: string[]): Promise<{ out: unknown; exitCode: number }> {
+  let stdout = '';
+  const before = process.exitCode;
+  process.exitCode = 0;
+  const context = (json: boolean): CliContext => ({
+    config: () => testConfig(database),
+    db: () => Promise.resolve(database.db),
+    temporal: () => Promise.resolve(rt.client),
+    namespace: () => rt.client.options.namespace,
+    out: {
+      json,
+      print: (v) => (stdout += JSON.stringify(v)),
+      note: () => undefined,
+    },
+    close: () => Promise.resolve(),
+  });
+  await buildProgram(context).parseAsync(['node', 'countersign', '--json', ...args]);
+  const exitCode = Number(process.exitCode ?? 0);
+  process.exitCode = before;
+  return { out: JSON.parse(stdout) as unknown, exitCode };
+}
+
+/** The CLI as operators run it, in its own process (the replay worker needs one). */
+function cliProcess(...args: string[]): Promise<{ status: number | null; out: ReplayReport }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [require.resolve('tsx/cli'), join(__dirname, '..', 'client', 'cli.ts'), '--json', ...args],
+      { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('close', (status) =>
+      resolve({ status, out: JSON.parse(stdout || 'null') as ReplayReport }),
+    );
+  });
+}
+interface ReplayReport {
+  replayed: number;
+  failed: number;
+  results: {
+    workflowId: string;
+    ok: boolean;
+    error?: string;
+    message?: string;
+    mismatch?: { eventId: number; eventType: string; detail: string | null };
+  }[];
+}
+
+const failingEvent = {
+  orgId: ORG,
+  type: 'document.received',
+  source: 'connector' as const,
+  payload: { documentId: 'fail1-cli-retry' },
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedOrgs(database.db);
+  agents = agentsDirWith({ document_analyst: { base: 'document_analyst', config: {} } });
+  rt = await startRuntimeWorker(database, {
+    agentRuntime: { agentsDir: agents.dir },
+    // No retry delays: the first failure fails the event, as after the last scheduled retry.
+    events: { retryDelaysMs: [] },
+    activityOverrides: { agentAnalyzeDocument: fakeAnalyze as never },
+  });
+});
+afterAll(async () => {
+  await rt?.stop();
+  await database?.close();
+  agents?.cleanup();
+});
+
+describe('countersign events', () => {
+  let failedId = '';
+  let workflowId = '';
+  let retriedId = '';
+
+  it('lists a failed event under `events failed`, and `events retry` completes it', async () => {
+    const accepted = await rt.events.acceptEvent(failingEvent);
+    failedId = accepted.eventId;
+    workflowId = accepted.workflowId;
+    expect((await rt.events.result(workflowId)).state).toBe('failed');
+
+    const listed = (await cli('events', 'failed', '--org', ORG)).out as {
+      id: string;
+      state: string;
+    }[];
+    expect(listed.filter((e) => e.id === failedId)).toEqual([
+      expect.objectContaining({ id: failedId, state: 'failed' }),
+    ]);
+
+    const retried = await cli('events', 'retry', failedId, '--wait');
+    expect(retried.exitCode).toBe(0);
+    expect(retried.out).toMatchObject({
+      retryOf: failedId,
+      status: 'accepted',
+      workflowId,
+      result: { state: 'completed', attempts: 1 },
+    });
+    retriedId = (retried.out as { eventId: string }).eventId;
+    // Superseded by its retry: no longer the operator's to act on.
+    const after = (await cli('events', 'failed', '--org', ORG)).out as { id: string }[];
+    expect(after.map((e) => e.id)).not.toContain(failedId);
+  });
+
+  it('refuses to retry an event that did not fail, naming its state', async () => {
+    const shown = (await cli('events', 'show', retriedId)).out as { event: { state: string } };
+    expect(shown.event.state).toBe('completed');
+    await expect(cli('events', 'retry', retriedId)).rejects.toMatchObject({
+      name: 'InvalidRequestError',
+      issues: [{ path: 'id', message: 'state completed' }],
+    });
+    await expect(cli('events', 'retry', 'evt_does_not_exist')).rejects.toMatchObject({
+      name: 'InvalidRequestError',
+      issues: [{ path: 'id', message: 'unknown event' }],
+    });
+  });
+
+  it('`status` shows the run with its search attributes; `reset` to the first workflow task starts a run that completes again', async () => {
+    const status = (await cli('status', workflowId)).out as Record<string, unknown>;
+    expect(status).toMatchObject({
+      workflowId,
+      type: 'eventWorkflow',
+      status: 'COMPLETED',
+      searchAttributes: { CsOrg: ORG, CsEventType: 'document.received', CsState: 'completed' },
+      summary: `document.received · ${ORG} · from connector`,
+    });
+    const reset = (await cli('reset', workflowId, '--to', 'first-workflow-task')).out as {
+      fromRunId: string;
+      newRunId: string;
+      eventId: number;
+    };
+    expect(reset.fromRunId).toBe(status.runId);
+    expect(reset.newRunId).not.toBe(status.runId);
+    expect(reset.eventId).toBeGreaterThan(0);
+    const result = (await rt.client.workflow.getHandle(workflowId, reset.newRunId).result()) as {
+      state: string;
+    };
+    expect(result.state).toBe('completed');
+    await expect(cli('reset', workflowId, '--to', '1')).rejects.toMatchObject({
+      name: 'InvalidRequestError',
+      issues: [{ path: 'to', message: 'not a completed workflow task' }],
+    });
+  });
+
+  it('`replay` passes the recorded runs on unchanged code and names the event a modified workflow no longer reproduces', async () => {
+    const bundle = process.env.CS_TEST_WORKFLOW_BUNDLE ?? '';
+    // The run by id, and every run of the type since the test began (the failed event, its
+    // retry and the reset run), in one replay worker.
+    const [unchanged, modified] = await Promise.all([
+      cliProcess(
+        'replay',
+        workflowId,
+        '--all',
+        '--type',
+        'eventWorkflow',
+        '--since',
+        '10m',
+        '--bundle',
+        bundle,
+      ),
+      cliProcess(
+        'replay',
+        workflowId,
+        '--workflows',
+        join(__dirname, 'fixtures', 'replay', 'modified-workflows.ts'),
+      ),
+    ]);
+    expect(unchanged.out.failed).toBe(0);
+    expect(unchanged.out.results.filter((r) => r.workflowId === workflowId)).toHaveLength(4);
+    expect(unchanged.status).toBe(0);
+
+    expect(modified.status).toBe(1);
+    const [r] = modified.out.results;
+    expect(r).toMatchObject({ workflowId, ok: false, error: 'DeterminismViolationError' });
+    expect(r?.message).toMatch(/^\[TMPRL1100\] Nondeterminism error/);
+    // The new timer met the recorded search-attribute upsert: that event is named.
+    expect(r?.message).toMatch(/Timer machine does not handle this event/);
+    expect(r?.mismatch).toMatchObject({
+      eventType: 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      detail: 'CsEventType, CsOrg, CsState',
+    });
+    expect(r?.message).toContain(`HistoryEvent(id: ${r?.mismatch?.eventId},`);
+  });
+});
