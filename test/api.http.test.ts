@@ -36,12 +36,24 @@ async function call(method: string, path: string, headers: Record<string, string
     headers: { ...headers, 'content-type': 'application/json' },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return {
-    status: res.status,
-    body: (await res.json()) as Record<string, unknown> & {
-      error?: { type: string; message: string; issues: { path: string }[] };
-    },
+  const json = (await res.json()) as Record<string, unknown> & {
+    error?: { type: string; message: string; issues: { path: string }[] };
   };
+  // Errors are problem+json: `code` is the kind, `detail` the message, `type` its stable URI.
+  if (res.headers.get('content-type') === 'application/problem+json') {
+    expect(json.type).toBe(
+      `https://countersign.dev/problems/${String(json.code)
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .toLowerCase()}`,
+    );
+    expect(json.status).toBe(res.status);
+    json.error = {
+      type: json.code as string,
+      message: json.detail as string,
+      issues: json.issues as { path: string }[],
+    };
+  }
+  return { status: res.status, body: json };
 }
 
 const post = (key: string, amount: string) => ({
@@ -297,7 +309,8 @@ describe('HTTP API', () => {
         paymentDate: '2026-11-30',
       },
     });
-    expect(pay.status).toBe(422);
+    // A permission refusal is a 403 (it was a 422 before the problem+json API).
+    expect(pay.status).toBe(403);
     expect(pay.body.error).toMatchObject({
       type: 'WriteNotPermitted',
       message: expect.stringMatching(

@@ -28,6 +28,7 @@ import {
   confidenceBucket,
   reviewUpdate,
   stateQuery,
+  analysisSettledUpdate,
 } from './analysis.contract';
 import { AnalysisStateMachine, type AnalysisState } from './analysis/state-machine';
 import { planRequest, type Plan, type PlannedStep } from './analysis/planner';
@@ -177,7 +178,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
     setCurrentDetails(`**${next}** — ${detail}`);
   };
 
-  setHandler(stateQuery, (): AnalysisStateView => ({
+  const view = (): AnalysisStateView => ({
     requestId: request.requestId,
     orgId: request.orgId,
     machineState: machine.state,
@@ -197,7 +198,14 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
       reviewer: decision?.reviewer.userId ?? null,
     },
     result,
-  }));
+  });
+  setHandler(stateQuery, view);
+  // The API waits on this instead of polling: it returns once a reviewer is asked or the run
+  // is finished. No command of its own, so recorded histories replay unchanged.
+  setHandler(analysisSettledUpdate, async (): Promise<AnalysisStateView> => {
+    await condition(() => status === 'awaiting_review' || status === 'completed');
+    return view();
+  });
 
   // An Update (not a Signal) so the reviewer is told at once whether the decision was
   // accepted. The validator refuses before anything reaches history; the handler then checks

@@ -31,6 +31,7 @@ import {
   ResumeRequestSchema,
   approvalUpdate,
   gatewayStateQuery,
+  gatewaySettledUpdate,
   resumeUpdate,
   splitProof,
 } from './gateway.contract';
@@ -171,7 +172,7 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     setCurrentDetails(`**${s}** — ${write.kind}: ${detail}`);
   };
 
-  setHandler(gatewayStateQuery, (): GatewayStateView => ({
+  const view = (): GatewayStateView => ({
     submissionId,
     orgId: write.orgId,
     kind: write.kind,
@@ -186,7 +187,14 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     dueAt: risk && risk.lane !== 'low' ? new Date(dueAt).toISOString() : null,
     expiresAt: risk && risk.lane !== 'low' ? new Date(expiresAt).toISOString() : null,
     result,
-  }));
+  });
+  setHandler(gatewayStateQuery, view);
+  // The API waits on this instead of polling: it returns once the submission awaits a
+  // person or is finished. No command of its own, so recorded histories replay unchanged.
+  setHandler(gatewaySettledUpdate, async (): Promise<GatewayStateView> => {
+    await condition(() => status === 'awaiting_approval' || status === 'completed');
+    return view();
+  });
 
   // Runs recorded before the retry budget came from the worker keep the old fixed policy.
   const retrySettings = patched('gateway-db-retry-settings')
