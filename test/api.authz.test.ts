@@ -261,3 +261,96 @@ describe('API authz matrix', () => {
     expect(['DuplicateApproval', 'ApprovalNotOpen', 'NotFound']).toContain(again.code);
   });
 });
+
+describe('operator reads', () => {
+  it('an event is accepted with its address, readable in its org only', async () => {
+    const res = await fetch(`${base}/v1/orgs/${A}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${keys.analyst}` },
+      body: JSON.stringify({ type: 'matrix.checked', source: 'rule', payload: { n: 1 } }),
+    });
+    expect(res.status).toBe(202);
+    const accepted = (await res.json()) as { eventId: string; workflowId: string };
+    expect(res.headers.get('location')).toBe(`/v1/orgs/${A}/events/${accepted.eventId}`);
+    await worker.client.workflow.getHandle(accepted.workflowId).result();
+    const read = await fetch(`${base}${res.headers.get('location')}`, {
+      headers: { authorization: `Bearer ${keys.viewer}` },
+    });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({
+      event: { id: accepted.eventId, orgId: A, type: 'matrix.checked' },
+    });
+    expect(
+      await call('outsider', 'GET', `/v1/orgs/${OTHER_ORG}/events/${accepted.eventId}`),
+    ).toEqual({ status: 404, code: 'NotFound' });
+  });
+
+  it('/metrics: Prometheus text for the orgs the caller owns or administers', async () => {
+    const scrape = async (who: Who) => {
+      const res = await fetch(`${base}/metrics`, {
+        headers: keys[who] ? { authorization: `Bearer ${keys[who]}` } : {},
+      });
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    };
+    const m = await scrape('owner');
+    expect(m.status).toBe(200);
+    expect(m.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    // The write approved above is the one approval-latency observation (the default chart's
+    // seeding writes are applied too, with no approval).
+    const applied = /countersign_gateway_submissions\{org="acme",status="applied"\} (\d+)\n/.exec(
+      m.text,
+    );
+    const queue = (await (
+      await fetch(`${base}/v1/orgs/${A}/queue`, {
+        headers: { authorization: `Bearer ${keys.viewer}` },
+      })
+    ).json()) as { submissions: Record<string, number> };
+    expect(Number(applied?.[1])).toBe(queue.submissions.applied);
+    expect(queue.submissions.applied).toBeGreaterThanOrEqual(1);
+    expect(m.text).toMatch(/countersign_approval_latency_seconds_count\{org="acme"\} 1\n/);
+    expect(m.text).toMatch(
+      /countersign_approval_latency_seconds_bucket\{org="acme",le="\+Inf"\} 1\n/,
+    );
+    expect(m.text).toContain('# TYPE countersign_model_cost_usd_total counter');
+    expect(m.text).toContain('# TYPE countersign_task_queue_backlog gauge');
+    expect((await scrape('viewer')).status).toBe(403);
+    expect((await scrape('agent')).status).toBe(403);
+    expect((await scrape('none')).status).toBe(401);
+    // The other org's owner sees none of acme's series.
+    const other = await scrape('outsider');
+    expect(other.status).toBe(200);
+    expect(other.text).not.toContain('org="acme"');
+  });
+
+  it('queue statistics and the OpenAPI document', async () => {
+    const q = await fetch(`${base}/v1/orgs/${A}/queue`, {
+      headers: { authorization: `Bearer ${keys.viewer}` },
+    });
+    expect(await q.json()).toMatchObject({
+      orgId: A,
+      submissions: { applied: expect.any(Number) },
+      backlog: { workflow: expect.anything(), activity: expect.anything() },
+    });
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, { content?: object }> }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.openapi).toBe('3.0.3');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/orgs/{org}/writes',
+        '/v1/orgs/{org}/writes/{key}/decisions',
+        '/v1/orgs/{org}/analyses/{requestId}/review',
+        '/v1/orgs/{org}/events',
+        '/v1/orgs/{org}/costs',
+        '/v1/orgs/{org}/queue',
+        '/v1/sessions',
+      ]),
+    );
+    expect(doc.paths['/v1/orgs/{org}/writes']?.post?.responses['403']?.content).toHaveProperty([
+      'application/problem+json',
+    ]);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearer', 'session']);
+  });
+});

@@ -19,7 +19,8 @@ const e = escapeHtml;
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2430}
 header{background:#1d2430;color:#fff;padding:10px 20px;display:flex;justify-content:space-between;align-items:center}
-header a,header button{color:#fff}
+header a{color:#fff}
+header button{color:#fff;background:transparent;border:1px solid #8a94a3;border-radius:4px}
 main{max-width:1100px;margin:0 auto;padding:16px 20px}
 .item{background:#fff;border:1px solid #d9dde3;border-radius:6px;margin:0 0 16px;padding:12px 16px}
 .item h2{font-size:16px;margin:0 0 4px}

@@ -1,6 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
-import { agentRuns, analysisResults, events, gatewaySubmissions, modelCalls } from '../schema';
+import {
+  agentRuns,
+  analysisResults,
+  events,
+  gatewayApprovals,
+  gatewaySubmissions,
+  modelCalls,
+} from '../schema';
 
 /**
  * Read-only aggregates for operators: queue statistics and the Prometheus metrics. Every
@@ -84,7 +91,9 @@ export interface LatencyHistogram {
  */
 export async function approvalLatency(db: Db, orgIds: string[]): Promise<LatencyHistogram[]> {
   if (orgIds.length === 0) return [];
-  const latency = sql`extract(epoch from (${gatewaySubmissions.decidedAt} - ${gatewaySubmissions.createdAt}))`;
+  // An approved write goes straight to applied: its decision is its last vote.
+  const decidedAt = sql`coalesce(${gatewaySubmissions.decidedAt}, (select max(${gatewayApprovals.decidedAt}) from ${gatewayApprovals} where ${gatewayApprovals.submissionId} = ${gatewaySubmissions.id}))`;
+  const latency = sql`extract(epoch from (${decidedAt} - ${gatewaySubmissions.createdAt}))`;
   const rows = await db
     .select({
       orgId: gatewaySubmissions.orgId,
@@ -101,7 +110,8 @@ export async function approvalLatency(db: Db, orgIds: string[]): Promise<Latency
     .where(
       and(
         inArray(gatewaySubmissions.orgId, orgIds),
-        sql`${gatewaySubmissions.decidedAt} is not null`,
+        inArray(gatewaySubmissions.status, ['applied', 'rejected']),
+        sql`${decidedAt} is not null`,
         sql`${gatewaySubmissions.requiredApprovals} > 0`,
       ),
     )
