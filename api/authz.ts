@@ -26,6 +26,8 @@ export type Action = keyof typeof ACTIONS;
 /** Actions an agent key may take in its own org (the gateway checks its stored record per kind). */
 const AGENT_ACTIONS: readonly Action[] = ['read', 'submit_write', 'start_analysis', 'submit_event'];
 
+const DECISIONS: readonly Action[] = ['approve_write', 'review_analysis', 'answer_request'];
+
 export function mayDo(caller: Caller, action: Action): boolean {
   if (caller.kind === 'agent') return AGENT_ACTIONS.includes(action);
   const allowed: readonly Role[] = ACTIONS[action];
@@ -37,11 +39,9 @@ export function requireAction(caller: Caller, action: Action): void {
   if (caller.kind === 'agent')
     throw new HttpError(
       403,
-      action === 'approve_write' || action === 'review_analysis' || action === 'answer_request'
-        ? 'AgentCannotDecide'
-        : 'ActionNotPermitted',
-      action === 'approve_write' || action === 'review_analysis' || action === 'answer_request'
-        ? 'Approvals and reviews are made by people'
+      DECISIONS.includes(action) ? 'AgentCannotDecide' : 'ActionNotPermitted',
+      DECISIONS.includes(action)
+        ? 'Approvals, reviews and answers are made by people'
         : `Agent ${caller.agentId} may not ${action.replace('_', ' ')}`,
     );
   throw new HttpError(

@@ -162,3 +162,20 @@ export const CostResponse = z
     rows: z.array(CostRow),
   })
   .openapi('CostRollup');
+
+export const RequestParams = OrgParams.extend({
+  requestId: Id.openapi({ param: { name: 'requestId', in: 'path' } }),
+});
+
+/** An answer fills the request's form (`answer`) or is free text the request reads (`text`). */
+export const AnswerBody = z
+  .object({
+    answer: z.record(z.string(), z.unknown()).optional(),
+    text: z.string().min(1).max(10_000).optional(),
+  })
+  .strict()
+  .refine((a) => (a.answer === undefined) !== (a.text === undefined), {
+    message: 'an answer is either structured (answer) or free text (text), exactly one',
+    path: ['answer'],
+  })
+  .openapi('RequestAnswer');

@@ -17,6 +17,7 @@ import {
   WriteRefusedError,
 } from '../client/gateway-client';
 import { EventsClient } from '../client/events-client';
+import { AnswerRefusedError, RequestsClient } from '../client/requests-client';
 import { InvalidRequestError } from '../client/errors';
 import { loadConfig } from '../config/env';
 import { decisionSecret } from '../activities/identity/decision-secret';
@@ -40,6 +41,7 @@ import {
   AnalysisBody,
   AnalysisParams,
   AnalysisStartResponse,
+  AnswerBody,
   AnyObject,
   CostQuery,
   CostResponse,
@@ -50,6 +52,7 @@ import {
   LoginBody,
   OrgParams,
   QueueStatsResponse,
+  RequestParams,
   ReviewBody,
   RunParams,
   SubmitResponse,
@@ -138,6 +141,16 @@ function toHttp(err: unknown): HttpError {
       err.message,
       err.issues,
     );
+  if (err instanceof AnswerRefusedError) {
+    if (err.type === 'RequestNotOpen' && /^no request /.test(err.message))
+      return new HttpError(404, 'NotFound', err.message);
+    const status = /NotAuthorized|SelfApproval|DecisionProof/.test(err.type)
+      ? 403
+      : err.type === 'InvalidAnswer'
+        ? 422
+        : 409;
+    return new HttpError(status, err.type, err.message);
+  }
   if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError) {
     if (/NotOpen$/.test(err.type) && /No open/.test(err.message))
       return new HttpError(404, 'NotFound', err.message);
@@ -200,6 +213,11 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
   });
   const analysis = new AnalysisClient(deps.client, deps.taskQueue, { decisionSecret: secret });
   const events = new EventsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
+  const requests = new RequestsClient(deps.client, deps.db, {
+    taskQueue: deps.taskQueue,
+    decisionSecret: secret,
+  });
+  const inboxDeps = { db: deps.db, gateway, analysis, requests };
   const defaultWait = deps.waitMs ?? DEFAULT_WAIT_MS;
 
   const app = new OpenAPIHono<Env>({
@@ -605,6 +623,75 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     },
   );
 
+  // ---- human requests ----------------------------------------------------------------------
+  add(
+    route({
+      method: 'get',
+      path: '/v1/orgs/{org}/requests',
+      tags: ['requests'],
+      summary: "The caller's open requests in this org (agents' requests, approvals, reviews)",
+      security: secured,
+      middleware: [needs('read')],
+      request: { params: OrgParams },
+      responses: { 200: ok('Open requests'), ...problems(401, 403) },
+    }),
+    async (c) => {
+      const caller = c.get('caller');
+      const person = personOf(caller);
+      return json(200, {
+        items: await requests.listInbox({ orgId: caller.orgId, userId: person.userId }),
+      });
+    },
+  );
+
+  add(
+    route({
+      method: 'get',
+      path: '/v1/orgs/{org}/requests/{requestId}',
+      tags: ['requests'],
+      summary: 'A request with its history (route, reminders, re-asks, answer)',
+      security: secured,
+      middleware: [needs('read')],
+      request: { params: RequestParams },
+      responses: { 200: ok('Request'), ...problems(401, 403, 404) },
+    }),
+    async (c) => {
+      const caller = c.get('caller');
+      const id = c.req.param('requestId') ?? '';
+      const r = await requests.getRequest(caller.orgId, id);
+      if (!r) throw new HttpError(404, 'NotFound', `No request ${id} in org ${caller.orgId}`);
+      return json(200, r);
+    },
+  );
+
+  add(
+    route({
+      method: 'post',
+      path: '/v1/orgs/{org}/requests/{requestId}/answer',
+      tags: ['requests'],
+      summary: "Answer a request as the authenticated person (the request's Update)",
+      security: secured,
+      middleware: [needs('answer_request')],
+      request: { params: RequestParams, ...jsonBody(AnswerBody) },
+      responses: {
+        200: ok('answered, or unclear / refused free text (the request stays open)'),
+        ...problems(400, 401, 403, 404, 409, 422),
+      },
+    }),
+    async (c) => {
+      const caller = c.get('caller');
+      const person = personOf(caller);
+      const body = AnswerBody.parse(await c.req.json());
+      const ack = await requests.answerRequest({
+        requestId: c.req.param('requestId') ?? '',
+        orgId: caller.orgId,
+        answeredBy: person.userId,
+        ...body,
+      });
+      return json(200, ack);
+    },
+  );
+
   // ---- operations --------------------------------------------------------------------------
   add(
     route({
@@ -735,7 +822,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
       return json(200, {
         userId: p.userId,
-        items: await inboxFor({ db: deps.db, gateway, analysis }, p.userId),
+        items: await inboxFor(inboxDeps, p.userId),
       });
     },
   );
@@ -753,7 +840,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         headers,
       });
     if (p.kind !== 'user') throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
-    const items = await inboxFor({ db: deps.db, gateway, analysis }, p.userId);
+    const items = await inboxFor(inboxDeps, p.userId);
     return new Response(renderInboxPage(p.userId, items), { status: 200, headers });
   });
 

@@ -45,6 +45,7 @@ describe('inbox evidence', () => {
           entries: [],
           payee: null,
           payload: null,
+          fields: [],
           answer: 'Net sales: 1577',
           reasons: [],
           claims: [

@@ -6,6 +6,8 @@ import { chromium, type Browser } from 'playwright-core';
 import type { Database } from '../db/connection';
 import { createApiServer } from '../api/server';
 import { GatewayClient } from '../client/gateway-client';
+import { RequestsClient } from '../client/requests-client';
+import { classification } from './requests.fixtures';
 import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
@@ -214,5 +216,39 @@ describe('reviewer sessions', () => {
     expect(await page.locator('section.item[data-id="inbox-1"]').count()).toBe(0);
     await page.close();
     expect(approverKeyId).toMatch(/^[0-9a-f]+$/);
+  });
+
+  it("lists an agent's request routed to the person and answers its form through the request's Update", async () => {
+    const requests = new RequestsClient(worker.client, database.db, {
+      taskQueue: worker.taskQueue,
+    });
+    await requests.createRequest(
+      classification({ orgId: ORG, requestId: 'inbox-req-1', assigneeUserId: 'approver' }),
+    );
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${base}/inbox`);
+    await page.fill('#api-key', approverKey);
+    await Promise.all([page.waitForSelector('section.item'), page.click('#sign-in')]);
+    const item = page.locator('section.item[data-id="inbox-req-1"]');
+    expect(await item.locator('.asked').textContent()).toMatch(/Which ledger code does each line/);
+    await expect(item.locator('.due').textContent()).resolves.toMatch(/^due \d{4}-\d{2}-\d{2}/);
+    await item.locator('input[data-item="line-1"]').fill('6100');
+    await item.locator('input[data-item="line-2"]').fill('6200');
+    await page.screenshot({ path: join(ARTIFACTS, 'inbox-request.png'), fullPage: true });
+    await item.locator('button[data-decision="answer"]').click();
+    await item.locator('.status.ok').waitFor();
+    expect(await item.locator('.status').textContent()).toContain('"status":"answered"');
+    await page.close();
+    // The request closed with that answer; the API reads it in its org only.
+    await requests.result(ORG, 'inbox-req-1');
+    const read = await fetch(`${base}/v1/orgs/${ORG}/requests/inbox-req-1`, {
+      headers: { authorization: `Bearer ${approverKey}` },
+    });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ id: 'inbox-req-1', orgId: ORG });
+    const elsewhere = await fetch(`${base}/v1/orgs/${ORG}/requests/not-a-request`, {
+      headers: { authorization: `Bearer ${approverKey}` },
+    });
+    expect(elsewhere.status).toBe(404);
   });
 });

@@ -4,6 +4,8 @@ import { loadPage } from '../../db/repositories/documents';
 import { membershipsOf, openApprovalsFor, openReviewsIn } from '../../db/repositories/inbox';
 import type { GatewayClient } from '../../client/gateway-client';
 import type { AnalysisClient } from '../../client/analysis-client';
+import type { RequestsClient, InboxItem as RequestInboxItem } from '../../client/requests-client';
+import { AnswerSchemaSchema } from '../../workflows/requests/answer-schema';
 import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
 import { ACTIONS } from '../authz';
 
@@ -62,6 +64,17 @@ export const InboxItemSchema = z.object({
     ),
     payee: z.record(z.string(), z.unknown()).nullable(),
     payload: z.unknown(),
+    /** A human request's answer form (empty for approvals and reviews). */
+    fields: z.array(
+      z.object({
+        name: z.string(),
+        label: z.string(),
+        kind: z.string(),
+        required: z.boolean(),
+        options: z.array(z.string()).optional(),
+        items: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
+      }),
+    ),
     answer: z.string().nullable(),
     reasons: z.array(z.string()),
     claims: z.array(
@@ -107,6 +120,7 @@ export interface InboxDeps {
   db: Db;
   gateway: GatewayClient;
   analysis: AnalysisClient;
+  requests: RequestsClient;
 }
 
 export async function inboxFor(deps: InboxDeps, userId: string): Promise<InboxItem[]> {
@@ -117,13 +131,19 @@ export async function inboxFor(deps: InboxDeps, userId: string): Promise<InboxIt
   const canReview = orgs
     .filter((o) => o.roles.some((r) => (ACTIONS.review_analysis as readonly string[]).includes(r)))
     .map((o) => o.orgId);
-  const [approvals, reviews] = await Promise.all([
+  const [approvals, reviews, requests] = await Promise.all([
     openApprovalsFor(deps.db, userId, canApprove),
     openReviewsIn(deps.db, canReview),
+    // Agents' requests routed to this person (approvals and reviews are listed above, with
+    // their evidence, so the requests' copies of them are left out here).
+    Promise.all(orgs.map((o) => deps.requests.listInbox({ orgId: o.orgId, userId }))).then((l) =>
+      l.flat().filter((r) => r.source === 'request'),
+    ),
   ]);
   const items = await Promise.all([
     ...approvals.map((a) => approvalItem(deps, a)),
     ...reviews.map((r) => reviewItem(deps, r)),
+    ...requests.map((r) => Promise.resolve(requestItem(r))),
   ]);
   return items
     .filter((i): i is InboxItem => i !== null)
@@ -179,6 +199,7 @@ async function approvalItem(
       })),
       payee: state.payee,
       payload: null,
+      fields: [],
       answer: null,
       reasons: [],
       claims: [],
@@ -243,6 +264,7 @@ async function reviewItem(
       entries: [],
       payee: null,
       payload: null,
+      fields: [],
       answer: answer?.text ?? null,
       reasons: state.validation?.reasons ?? [],
       claims: [
@@ -260,6 +282,44 @@ async function reviewItem(
             ]
           : []),
       ],
+    },
+  };
+}
+
+function requestItem(r: RequestInboxItem): InboxItem {
+  const form = AnswerSchemaSchema.safeParse(r.answerSchema);
+  const by = r.createdBy.agentType
+    ? `agent ${r.createdBy.agentType}`
+    : (r.createdBy.userId ?? 'someone');
+  return {
+    kind: 'request',
+    orgId: r.orgId,
+    id: r.requestId,
+    title: `${r.title} (${r.type})`,
+    asked: r.question,
+    createdAt: null,
+    dueAt: r.dueAt,
+    expiresAt: r.expiresAt,
+    decisionPath: `/v1/orgs/${encodeURIComponent(r.orgId)}/requests/${encodeURIComponent(r.requestId)}/answer`,
+    decisions: ['answer'],
+    evidence: {
+      risk: null,
+      entries: [],
+      payee: null,
+      payload: { askedBy: by, route: r.route, reminders: r.remindersSent, reasks: r.reasks },
+      fields: form.success
+        ? form.data.fields.map((f) => ({
+            name: f.name,
+            label: f.label,
+            kind: f.kind,
+            required: f.required,
+            ...(f.kind === 'enum' ? { options: f.options } : {}),
+            ...(f.kind === 'code_per_item' ? { items: f.items } : {}),
+          }))
+        : [],
+      answer: null,
+      reasons: [],
+      claims: [],
     },
   };
 }

@@ -122,7 +122,25 @@ function renderForm(i: InboxItem): string {
           )
           .join('')
       : '';
+  const fieldInputs = i.evidence.fields
+    .map((f) => {
+      const attrs = `class="field" data-field="${e(f.name)}" data-kind="${e(f.kind)}"`;
+      if (f.kind === 'enum')
+        return `<label>${e(f.label)} <select ${attrs}><option value=""></option>${(f.options ?? []).map((o) => `<option>${e(o)}</option>`).join('')}</select></label>`;
+      if (f.kind === 'boolean')
+        return `<label>${e(f.label)} <select ${attrs}><option value=""></option><option value="true">yes</option><option value="false">no</option></select></label>`;
+      if (f.kind === 'code_per_item')
+        return (f.items ?? [])
+          .map(
+            (it) =>
+              `<label>${e(f.label)}: ${e(it.label)} <input ${attrs} data-item="${e(it.id)}" size="10"></label>`,
+          )
+          .join('');
+      return `<label>${e(f.label)} <input ${attrs} ${f.kind === 'number' ? 'type="number" step="any"' : ''}></label>`;
+    })
+    .join('');
   return `<form class="decide" data-path="${e(i.decisionPath)}" data-kind="${e(i.kind)}">
+${fieldInputs}
 <textarea name="note" placeholder="${i.kind === 'request' ? 'Your answer' : 'Note (optional; a rejection should say why)'}"></textarea>
 ${claimInputs}
 ${i.decisions.map((d) => `<button type="submit" name="decision" value="${e(d)}" data-decision="${e(d)}">${e(d[0]!.toUpperCase() + d.slice(1))}</button>`).join('')}
@@ -136,8 +154,22 @@ for (const form of document.querySelectorAll('form.decide')) {
     const decision = ev.submitter ? ev.submitter.value : 'approve';
     const status = form.querySelector('.status');
     const note = form.querySelector('textarea').value.trim();
-    const body = form.dataset.kind === 'request' ? { answer: note } : { decision };
-    if (form.dataset.kind !== 'request' && note) body.note = note;
+    let body;
+    if (form.dataset.kind === 'request') {
+      // A filled form is a structured answer; otherwise the text is read by the request.
+      const answer = {};
+      for (const f of form.querySelectorAll('.field')) {
+        if (f.value === '') continue;
+        const v = f.dataset.kind === 'number' ? Number(f.value)
+          : f.dataset.kind === 'boolean' ? f.value === 'true' : f.value;
+        if (f.dataset.item) (answer[f.dataset.field] ??= {})[f.dataset.item] = v;
+        else answer[f.dataset.field] = v;
+      }
+      body = Object.keys(answer).length ? { answer } : { text: note };
+    } else {
+      body = { decision };
+      if (note) body.note = note;
+    }
     if (decision === 'correct') {
       body.corrections = [...form.querySelectorAll('input.correction')]
         .filter((i) => i.value !== i.defaultValue)
