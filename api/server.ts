@@ -794,7 +794,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       );
     },
   );
-  app.delete('/v1/sessions', (c) =>
+  app.delete('/v1/sessions', () =>
     Promise.resolve(
       json(
         200,
