@@ -17,6 +17,8 @@ export const ACTIONS = {
   start_analysis: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
   review_analysis: ['owner', 'admin', 'reviewer'],
   submit_event: ['owner', 'admin', 'analyst'],
+  /** Forwarding an email into intake (its attachments become documents, it an event). */
+  receive_email: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
   answer_request: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
   read_costs: ['owner', 'admin'],
   read_metrics: ['owner', 'admin'],
@@ -24,7 +26,13 @@ export const ACTIONS = {
 export type Action = keyof typeof ACTIONS;
 
 /** Actions an agent key may take in its own org (the gateway checks its stored record per kind). */
-const AGENT_ACTIONS: readonly Action[] = ['read', 'submit_write', 'start_analysis', 'submit_event'];
+const AGENT_ACTIONS: readonly Action[] = [
+  'read',
+  'submit_write',
+  'start_analysis',
+  'submit_event',
+  'receive_email',
+];
 
 const DECISIONS: readonly Action[] = ['approve_write', 'review_analysis', 'answer_request'];
 

@@ -746,7 +746,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
   // Raw RFC 5322 MIME; attachments are ingested as documents, the payload is the event's.
   app.post('/v1/orgs/:org/inbound-email', async (c) => {
     const caller = c.get('caller');
-    requireAction(caller, 'submit_event');
+    requireAction(caller, 'receive_email');
     const raw = Buffer.from(await c.req.arrayBuffer());
     const r = await receiveInboundEmail(deps, { orgId: caller.orgId, raw, channel: 'api' });
     if (!r.ok)

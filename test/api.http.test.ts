@@ -529,6 +529,21 @@ describe('HTTP API', () => {
     });
   });
 
+  it('answers at once with the run’s address when asked to (Prefer: respond-async)', async () => {
+    const res = await fetch(`${base}/v1/orgs/${ORG}/writes`, {
+      method: 'POST',
+      headers: { ...CLERK, 'content-type': 'application/json', prefer: 'respond-async' },
+      body: JSON.stringify(post('http-async', '40')),
+    });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('location')).toBe(`/v1/orgs/${ORG}/writes/http-async`);
+    expect(await res.json()).toMatchObject({ started: true, state: null });
+    // The address answers; waiting there is the workflow's own settled Update, not a poll.
+    const state = await call('GET', res.headers.get('location') as string, CLERK);
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ submissionId: gatewayWorkflowId(ORG, 'http-async') });
+  });
+
   it('answers unknown routes and methods with typed errors', async () => {
     expect((await call('GET', '/v1/nothing', CLERK)).body.error?.type).toBe('NotFound');
     expect((await call('DELETE', `/v1/orgs/${ORG}/trial-balance`, CLERK)).body.error?.type).toBe(
