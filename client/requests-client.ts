@@ -81,7 +81,11 @@ const toItem = (r: RequestRow): InboxItem => ({
   expiresAt: r.expiresAt.toISOString(),
   remindersSent: r.remindersSent,
   reasks: r.reasks,
-  createdBy: { runId: r.createdByRunId, agentType: r.createdByAgentType, userId: r.createdByUserId },
+  createdBy: {
+    runId: r.createdByRunId,
+    agentType: r.createdByAgentType,
+    userId: r.createdByUserId,
+  },
 });
 
 /**
@@ -171,17 +175,25 @@ export class RequestsClient {
     const key = row.linkKey ?? '';
     try {
       if (row.linkKind === 'gateway_approval') {
-        await new GatewayClient(this.client, this.db, this.opts.taskQueue, this.secretOpt()).decide(row.orgId, key, {
-          decision,
-          approver: { userId: a.answeredBy, orgId: a.orgId },
-          ...(note ? { note } : {}),
-        });
+        await new GatewayClient(this.client, this.db, this.opts.taskQueue, this.secretOpt()).decide(
+          row.orgId,
+          key,
+          {
+            decision,
+            approver: { userId: a.answeredBy, orgId: a.orgId },
+            ...(note ? { note } : {}),
+          },
+        );
       } else {
-        await new AnalysisClient(this.client, this.opts.taskQueue, this.secretOpt()).review(row.orgId, key, {
-          decision,
-          reviewer: { userId: a.answeredBy, orgId: a.orgId },
-          ...(note ? { note } : {}),
-        });
+        await new AnalysisClient(this.client, this.opts.taskQueue, this.secretOpt()).review(
+          row.orgId,
+          key,
+          {
+            decision,
+            reviewer: { userId: a.answeredBy, orgId: a.orgId },
+            ...(note ? { note } : {}),
+          },
+        );
       }
     } catch (err) {
       if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError)

@@ -23,7 +23,11 @@ import type {
   RequestStatus,
   Route,
 } from '../../workflows/requests/contract';
-import { MAX_TRIAGE_HOPS, callbackPayload, delegationEventType } from '../../workflows/requests/loop-defences';
+import {
+  MAX_TRIAGE_HOPS,
+  callbackPayload,
+  delegationEventType,
+} from '../../workflows/requests/loop-defences';
 import { RequestsClient, type CreatedRequest } from '../../client/requests-client';
 import type { Notifier } from './notifier';
 import { readFreeText, type ReadResult } from './read-free-text';
@@ -74,7 +78,11 @@ export function createRequestsActivities(deps: RequestsDeps) {
         expiresAt: new Date(o.expiresAtMs),
       });
       if (row.route)
-        return { assigneeUserId: row.assigneeUserId, route: row.route as Route, detail: row.routeDetail ?? '' };
+        return {
+          assigneeUserId: row.assigneeUserId,
+          route: row.route as Route,
+          detail: row.routeDetail ?? '',
+        };
       const routed = await routeRequest(db, r.orgId, r.assigneeUserId);
       await setRoute(db, r.requestId, routed);
       await appendRequestEvent(db, {
@@ -102,7 +110,11 @@ export function createRequestsActivities(deps: RequestsDeps) {
       await appendRequestEvent(db, { ...rest, at: new Date(atMs) });
     },
 
-    async requestSaveCounters(c: { requestId: string; remindersSent: number; reasks: number }): Promise<void> {
+    async requestSaveCounters(c: {
+      requestId: string;
+      remindersSent: number;
+      reasks: number;
+    }): Promise<void> {
       await updateRequest(db, c.requestId, { remindersSent: c.remindersSent, reasks: c.reasks });
     },
 
@@ -167,7 +179,10 @@ export function createRequestsActivities(deps: RequestsDeps) {
     },
 
     /** Sends the notice on every configured channel once (a row per request, purpose, channel). */
-    async requestNotify(n: { requestId: string; purpose: string }): Promise<{ sent: number; refused: number }> {
+    async requestNotify(n: {
+      requestId: string;
+      purpose: string;
+    }): Promise<{ sent: number; refused: number }> {
       const row = await getRequestRow(db, n.requestId);
       if (!row?.assigneeUserId || !deps.notifier) return { sent: 0, refused: 0 };
       const email = await userEmail(db, row.assigneeUserId);
@@ -206,7 +221,9 @@ export function createRequestsActivities(deps: RequestsDeps) {
      * call number, so a retried activity joins the request it already started.
      */
     async requestCreate(c: { input: CreateRequestInput }): Promise<CreatedRequest> {
-      return new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }).createRequest(c.input);
+      return new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }).createRequest(
+        c.input,
+      );
     },
 
     /** A delegation's work order: an event its delegate agent subscribes to (delegation.<type>). */
@@ -225,7 +242,12 @@ export function createRequestsActivities(deps: RequestsDeps) {
         source: 'agent',
         payload: { delegationRequestId: c.requestId, evidence: c.evidence },
         ...(c.createdByRunId && c.hop >= 1
-          ? { causation: { agentInstanceId: c.createdByRunId, hop: Math.min(c.hop, MAX_TRIAGE_HOPS) } }
+          ? {
+              causation: {
+                agentInstanceId: c.createdByRunId,
+                hop: Math.min(c.hop, MAX_TRIAGE_HOPS),
+              },
+            }
           : {}),
       });
       return { eventId: a.eventId, status: a.status };

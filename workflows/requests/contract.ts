@@ -107,11 +107,23 @@ export const CreateRequestSchema = z
   .strict()
   .superRefine((r, ctx) => {
     if (r.expiresInDays <= r.dueInDays)
-      ctx.addIssue({ code: 'custom', path: ['expiresInDays'], message: 'expiry must come after the due date' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expiresInDays'],
+        message: 'expiry must come after the due date',
+      });
     if (r.type === 'delegation' && !r.delegateAgentType)
-      ctx.addIssue({ code: 'custom', path: ['delegateAgentType'], message: 'a delegation names the agent type it delegates to' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delegateAgentType'],
+        message: 'a delegation names the agent type it delegates to',
+      });
     if (r.type !== 'delegation' && r.delegateAgentType)
-      ctx.addIssue({ code: 'custom', path: ['delegateAgentType'], message: 'only a delegation names an agent type' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delegateAgentType'],
+        message: 'only a delegation names an agent type',
+      });
   });
 export type CreateRequestInput = z.input<typeof CreateRequestSchema>;
 export type CreateRequest = z.output<typeof CreateRequestSchema>;
@@ -183,7 +195,8 @@ export interface RequestCompletedPayload {
 // anything reaches history.
 export const answerRequestUpdate = defineUpdate<AnswerAck, [AnswerInput]>('answerRequestUpdate');
 export const requestStateQuery = defineQuery<RequestView>('requestStateQuery');
-export const requestCompletedSignal = defineSignal<[RequestCompletedPayload]>('requestCompletedSignal');
+export const requestCompletedSignal =
+  defineSignal<[RequestCompletedPayload]>('requestCompletedSignal');
 
 /** One workflow per request, keyed by org and request id. */
 export function requestWorkflowId(orgId: string, requestId: string): string {
