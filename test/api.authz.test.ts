@@ -172,6 +172,15 @@ const ROWS: {
     refused: [403, 'ActionNotPermitted'],
   },
   {
+    action: 'answer a human request',
+    method: 'POST',
+    path: `/v1/orgs/${A}/requests/m-none/answer`,
+    body: { text: 'yes' },
+    allowed: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
+    pass: [404, 'NotFound'],
+    refused: [403, 'ActionNotPermitted'],
+  },
+  {
     action: 'read cost rollups',
     method: 'GET',
     path: `/v1/orgs/${A}/costs?by=agent`,
@@ -194,7 +203,9 @@ describe('API authz matrix', () => {
     WHO.map((who) => {
       const expected: Outcome = AUTHN[who] ?? (row.allowed.includes(who) ? row.pass : row.refused);
       // Agents never decide, whatever the row.
-      const agentDecides = who === 'agent' && row.action === 'review an analysis';
+      const agentDecides =
+        who === 'agent' &&
+        (row.action === 'review an analysis' || row.action === 'answer a human request');
       return {
         ...row,
         who,
