@@ -865,6 +865,35 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     });
   });
 
+  // Routes outside the JSON schema flow, documented by hand.
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/v1/orgs/{org}/inbound-email',
+    tags: ['intake'],
+    summary:
+      'Receive a raw RFC 5322 message: attachments become documents, it an email.received event',
+    security: secured,
+    request: {
+      params: OrgParams,
+      body: { content: { 'message/rfc822': { schema: z.string() } }, required: true },
+    },
+    responses: { 202: ok('The email.received payload'), ...problems(401, 403, 413, 422) },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    tags: ['operations'],
+    summary: 'Prometheus text for the orgs the caller owns or administers',
+    security: secured,
+    responses: {
+      200: {
+        description: 'text/plain; version=0.0.4',
+        content: { 'text/plain': { schema: z.string() } },
+      },
+      ...problems(401, 403),
+    },
+  });
+
   app.doc('/openapi.json', {
     openapi: '3.0.3',
     info: {

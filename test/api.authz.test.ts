@@ -357,6 +357,8 @@ describe('operator reads', () => {
         '/v1/orgs/{org}/costs',
         '/v1/orgs/{org}/queue',
         '/v1/sessions',
+        '/v1/orgs/{org}/inbound-email',
+        '/metrics',
       ]),
     );
     expect(doc.paths['/v1/orgs/{org}/writes']?.post?.responses['403']?.content).toHaveProperty([
