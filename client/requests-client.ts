@@ -230,3 +230,31 @@ export class RequestsClient {
     return this.client.workflow.getHandle(requestWorkflowId(orgId, requestId)).result();
   }
 }
+
+/**
+ * The CLI's `decide` arguments as an answer: --decision (approve/reject, with --note) for an
+ * approval or review, --answer JSON for a form, --text for free text (read strictly).
+ */
+export function cliAnswer(
+  requestId: string,
+  orgId: string,
+  userId: string,
+  a: { decision?: string; note?: string; answer?: string; text?: string },
+): AnswerInput {
+  const base = { requestId, orgId, answeredBy: userId };
+  if (a.text !== undefined) return { ...base, text: a.text };
+  if (a.answer !== undefined) {
+    let answer: unknown;
+    try {
+      answer = JSON.parse(a.answer);
+    } catch {
+      throw new InvalidRequestError('--answer is not JSON', [{ path: 'answer', message: 'JSON' }]);
+    }
+    return { ...base, answer: answer as Record<string, unknown> };
+  }
+  if (a.decision === undefined)
+    throw new InvalidRequestError('one of --decision, --answer or --text is required', [
+      { path: 'decision', message: 'required' },
+    ]);
+  return { ...base, answer: { decision: a.decision, ...(a.note ? { note: a.note } : {}) } };
+}

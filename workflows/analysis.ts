@@ -30,6 +30,7 @@ import {
   stateQuery,
   analysisSettledUpdate,
 } from './analysis.contract';
+import { closeInboxEntry, openInboxEntry, remindInboxEntry } from './requests/inbox-link';
 import { AnalysisStateMachine, type AnalysisState } from './analysis/state-machine';
 import { planRequest, type Plan, type PlannedStep } from './analysis/planner';
 import {
@@ -417,6 +418,21 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   };
   await bookkeeping.storeResult({ result: pending, outcome: 'awaiting_review' });
 
+  // One inbox: the open review is a request record too (patched inside).
+  await openInboxEntry({
+    linkKind: 'analysis_review',
+    workflowId,
+    key: request.requestId,
+    orgId: request.orgId,
+    type: 'review',
+    title: `Review ${request.queryType}: ${request.queryText.slice(0, 200)}`,
+    question: `${request.queryText}\nSent to review: ${validation.reasons.join('; ')}`,
+    evidence: { requestId: request.requestId, reasons: validation.reasons, confidence },
+    createdAtMs: startedAt,
+    dueAtMs: dueAt,
+    expiresAtMs: expiresAt,
+    createdBy: { userId: request.requestedBy },
+  });
   let nextReminder = dueAt;
   while (decision === undefined) {
     const now = Date.now();
@@ -444,6 +460,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
           error: messageOf(err),
         });
       }
+      await remindInboxEntry('analysis_review', workflowId, remindersSent);
       nextReminder += remindEvery;
     }
   }
@@ -463,6 +480,11 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   } else {
     final = await finish('corrected', applyCorrections(proposed, decision), decision);
   }
+  await closeInboxEntry('analysis_review', workflowId, {
+    status: decision === undefined ? 'expired' : 'completed',
+    detail: decision === undefined ? 'no review before expiry' : decision.decision,
+    by: decision?.reviewer.userId ?? null,
+  });
   await condition(allHandlersFinished);
   return final;
 }

@@ -122,7 +122,15 @@ export async function updateRequest(
   set: Partial<
     Pick<
       RequestRow,
-      'status' | 'remindersSent' | 'reasks' | 'answer' | 'answeredBy' | 'detail' | 'closedAt'
+      | 'status'
+      | 'remindersSent'
+      | 'reasks'
+      | 'answer'
+      | 'answeredBy'
+      | 'detail'
+      | 'closedAt'
+      | 'dueAt'
+      | 'expiresAt'
     >
   >,
 ): Promise<void> {
