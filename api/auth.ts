@@ -1,12 +1,21 @@
-import type { IncomingMessage } from 'node:http';
 import type { Db } from '../db/connection';
-import { authenticateApiKey } from '../db/repositories/credentials';
+import { authenticateApiKey, type Principal } from '../db/repositories/credentials';
 import { rolesInOrg } from '../db/repositories/organizations';
+import { sessionKeyLive } from '../db/repositories/sessions';
 import type { Role } from '../db/schema';
 import { HttpError } from './http-error';
+import { SESSION_COOKIE, readCookie, verifySession } from './session';
 
 export type Caller =
-  | { kind: 'user'; userId: string; orgId: string; roles: Role[]; keyId: string }
+  | {
+      kind: 'user';
+      userId: string;
+      orgId: string;
+      roles: Role[];
+      keyId: string;
+      /** Authenticated by a session cookie (the inbox), not a bearer key. */
+      viaSession: boolean;
+    }
   | {
       kind: 'agent';
       agentId: string;
@@ -14,6 +23,7 @@ export type Caller =
       operatorUserId: string;
       allowedWorkflows: string[];
       keyId: string;
+      viaSession: false;
     };
 
 const REASONS = {
@@ -24,19 +34,56 @@ const REASONS = {
   disabled: 'The agent this key belongs to is unknown or disabled',
 } as const;
 
+export interface Credentials {
+  authorization?: string | undefined;
+  cookie?: string | undefined;
+}
+
 /**
- * `Authorization: Bearer <api key>`: a key the platform issued (db/repositories/credentials),
- * bound to a user or to an agent. A user must hold a role in the org of the path; an agent
- * key works only in its own org. Everything after this runs as that principal: a body can
- * never name another submitter, approver or reviewer.
+ * Who is calling, before any org: `Authorization: Bearer <api key>` (a key the platform
+ * issued, bound to a user or an agent) or, for people only, the session cookie the login
+ * exchanged a key for. A bearer header wins over a cookie.
  */
-export async function authenticate(db: Db, req: IncomingMessage, orgId: string): Promise<Caller> {
-  const header = req.headers.authorization ?? '';
-  const m = /^Bearer (\S{1,200})$/.exec(header);
-  if (!m) throw new HttpError(401, 'Unauthenticated', 'Send Authorization: Bearer <api key>');
-  const auth = await authenticateApiKey(db, m[1] as string);
-  if (!auth.ok) throw new HttpError(401, 'Unauthenticated', REASONS[auth.reason]);
-  const p = auth.principal;
+export async function authenticatePrincipal(
+  db: Db,
+  creds: Credentials,
+  sessionKey: Buffer,
+): Promise<Principal & { viaSession: boolean }> {
+  const header = creds.authorization;
+  if (header !== undefined && header !== '') {
+    const m = /^Bearer (\S{1,200})$/.exec(header);
+    if (!m) throw new HttpError(401, 'Unauthenticated', 'Send Authorization: Bearer <api key>');
+    const auth = await authenticateApiKey(db, m[1] as string);
+    if (!auth.ok) throw new HttpError(401, 'Unauthenticated', REASONS[auth.reason]);
+    return { ...auth.principal, viaSession: false };
+  }
+  const token = readCookie(creds.cookie, SESSION_COOKIE);
+  if (token !== undefined) {
+    const claims = verifySession(sessionKey, token);
+    if (!claims) throw new HttpError(401, 'SessionInvalid', 'The session is invalid or expired');
+    if (!(await sessionKeyLive(db, claims)))
+      throw new HttpError(
+        401,
+        'SessionInvalid',
+        'The key this session came from is no longer valid',
+      );
+    return { kind: 'user', userId: claims.userId, keyId: claims.keyId, viaSession: true };
+  }
+  throw new HttpError(401, 'Unauthenticated', 'Send Authorization: Bearer <api key>');
+}
+
+/**
+ * The caller in the org of the path. A user must hold a role there; an agent key works only
+ * in its own org. Everything after this runs as that principal: a body can never name
+ * another submitter, approver or reviewer.
+ */
+export async function authenticate(
+  db: Db,
+  creds: Credentials,
+  orgId: string,
+  sessionKey: Buffer,
+): Promise<Caller> {
+  const p = await authenticatePrincipal(db, creds, sessionKey);
   if (p.kind === 'agent') {
     if (p.orgId !== orgId)
       throw new HttpError(403, 'NotAMember', `Agent ${p.agentId} acts only in org ${p.orgId}`);
@@ -47,12 +94,13 @@ export async function authenticate(db: Db, req: IncomingMessage, orgId: string):
       operatorUserId: p.operatorUserId,
       allowedWorkflows: p.allowedWorkflows,
       keyId: p.keyId,
+      viaSession: false,
     };
   }
   const roles = await rolesInOrg(db, orgId, p.userId);
   if (roles.length === 0)
     throw new HttpError(403, 'NotAMember', `User ${p.userId} has no role in org ${orgId}`);
-  return { kind: 'user', userId: p.userId, orgId, roles, keyId: p.keyId };
+  return { kind: 'user', userId: p.userId, orgId, roles, keyId: p.keyId, viaSession: p.viaSession };
 }
 
 /** Decisions (approvals, reviews) are a person's: an agent key may not make them. */

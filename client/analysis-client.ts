@@ -17,6 +17,7 @@ import {
   analysisWorkflowId,
   reviewUpdate,
   stateQuery,
+  analysisSettledUpdate,
   type AnalysisRequestInput,
   type AnalysisResult,
   type AnalysisStateView,
@@ -28,6 +29,7 @@ import { loadConfig } from '../config/env';
 import { decisionSecret } from '../activities/identity/decision-secret';
 import { signDecisionProof } from '../activities/identity/secrets';
 import { checkInputBounds } from '../workflows/input-bounds';
+import { raceWithTimeout } from './gateway-client';
 
 export class ReviewRefusedError extends Error {
   override readonly name = 'ReviewRefusedError';
@@ -128,6 +130,26 @@ export class AnalysisClient {
         throw new Error(`Analysis ${requestId} did not settle within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  /**
+   * Waits, without polling, until the run is delivered or waits for a reviewer: an Update the
+   * workflow completes when it gets there. `null` when `waitMs` passed first. A run that ended
+   * before the Update was taken answers from its state (a failed run throws its failure).
+   */
+  async awaitSettled(
+    orgId: string,
+    requestId: string,
+    waitMs: number,
+  ): Promise<AnalysisStateView | null> {
+    const handle = this.handle(orgId, requestId);
+    const settled = handle.executeUpdate(analysisSettledUpdate, { args: [] }).catch(async (err) => {
+      const desc = await handle.describe();
+      if (desc.status.name === 'RUNNING') throw err;
+      if (desc.status.name !== 'COMPLETED') await handle.result(); // throws the run's failure
+      return handle.query(stateQuery);
+    });
+    return raceWithTimeout(settled, waitMs);
   }
 
   /** Sends a reviewer's decision; refusals come back as ReviewRefusedError with the failure type. */

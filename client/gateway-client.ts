@@ -20,6 +20,7 @@ import {
   GatewayResultSchema,
   approvalUpdate,
   gatewayStateQuery,
+  gatewaySettledUpdate,
   gatewayWorkflowId,
   parseWrite,
   type ApprovalAck,
@@ -213,6 +214,27 @@ export class GatewayClient {
     }
   }
 
+  /**
+   * Waits, without polling, until the submission awaits approval or is finished: an Update
+   * the workflow completes when it gets there. `null` when `waitMs` passed first (the run
+   * goes on; its state is at its address). A run that ended before the Update was taken
+   * answers from its result (a refusal throws WriteRefusedError).
+   */
+  async awaitSettled(
+    orgId: string,
+    idempotencyKey: string,
+    waitMs: number,
+  ): Promise<GatewayStateView | null> {
+    const handle = this.handle(orgId, idempotencyKey);
+    const settled = handle.executeUpdate(gatewaySettledUpdate, { args: [] }).catch(async (err) => {
+      const desc = await handle.describe();
+      if (desc.status.name === 'RUNNING') throw err;
+      await this.result(orgId, idempotencyKey); // throws the refusal
+      return handle.query(gatewayStateQuery);
+    });
+    return raceWithTimeout(settled, waitMs);
+  }
+
   /** Approve or reject (with a note); refusals come back as ApprovalRefusedError with the type. */
   async decide(
     orgId: string,
@@ -297,5 +319,19 @@ export class GatewayClient {
 
   trialBalance(orgId: string, asOf?: string): Promise<TrialBalance> {
     return trialBalance(this.db, orgId, asOf);
+  }
+}
+
+/** The promise's value, or null when `ms` pass first (a later rejection is then ignored). */
+export async function raceWithTimeout<T>(p: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  p.catch(() => undefined);
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -10,3 +10,12 @@ fi
 start=$(date +%s)
 npx tsx scripts/ensure-temporal.ts "$@"
 echo "[bootstrap] Temporal binaries ready in $(( $(date +%s) - start ))s"
+# The reviewer inbox's browser test drives Debian's Chromium (playwright-core, no bundled
+# browser). Installed when missing and we may (root with apt); otherwise that test says why
+# it skipped.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "[bootstrap] installing chromium (apt-get)…"
+  (apt-get install -y --no-install-recommends chromium >/dev/null 2>&1 ||
+    { apt-get update >/dev/null 2>&1 && apt-get install -y --no-install-recommends chromium >/dev/null 2>&1; }) ||
+    echo "[bootstrap] chromium could not be installed: the browser test will skip"
+fi

@@ -251,6 +251,10 @@ async function main(): Promise<void> {
   console.log(
     `HTTP API:        http://127.0.0.1:${cfg.API_PORT}/v1/orgs/${DEMO_ORG}/trial-balance  (Authorization: Bearer $(cat ${keys['demo-reviewer']}))`,
   );
+  console.log(
+    `Reviewer inbox:  http://127.0.0.1:${cfg.API_PORT}/inbox  (sign in with the key in ${keys['demo-reviewer']})`,
+  );
+  console.log(`OpenAPI:         http://127.0.0.1:${cfg.API_PORT}/openapi.json`);
   console.log(`Filter runs:     CsOrg="${DEMO_ORG}" AND CsState="HUMAN_REVIEW"`);
   console.log(
     `Approve one:     CS_API_KEY_FILE=${keys['demo-reviewer']} npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve`,

@@ -36,12 +36,24 @@ async function call(method: string, path: string, headers: Record<string, string
     headers: { ...headers, 'content-type': 'application/json' },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return {
-    status: res.status,
-    body: (await res.json()) as Record<string, unknown> & {
-      error?: { type: string; message: string; issues: { path: string }[] };
-    },
+  const json = (await res.json()) as Record<string, unknown> & {
+    error?: { type: string; message: string; issues: { path: string }[] };
   };
+  // Errors are problem+json: `code` is the kind, `detail` the message, `type` its stable URI.
+  if (res.headers.get('content-type') === 'application/problem+json') {
+    expect(json.type).toBe(
+      `https://countersign.dev/problems/${String(json.code)
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .toLowerCase()}`,
+    );
+    expect(json.status).toBe(res.status);
+    json.error = {
+      type: json.code as string,
+      message: json.detail as string,
+      issues: json.issues as { path: string }[],
+    };
+  }
+  return { status: res.status, body: json };
 }
 
 const post = (key: string, amount: string) => ({
@@ -297,7 +309,8 @@ describe('HTTP API', () => {
         paymentDate: '2026-11-30',
       },
     });
-    expect(pay.status).toBe(422);
+    // A permission refusal is a 403 (it was a 422 before the problem+json API).
+    expect(pay.status).toBe(403);
     expect(pay.body.error).toMatchObject({
       type: 'WriteNotPermitted',
       message: expect.stringMatching(
@@ -514,6 +527,21 @@ describe('HTTP API', () => {
     expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a2`, RITA)).body).toMatchObject({
       review: { open: true, decision: null },
     });
+  });
+
+  it('answers at once with the run’s address when asked to (Prefer: respond-async)', async () => {
+    const res = await fetch(`${base}/v1/orgs/${ORG}/writes`, {
+      method: 'POST',
+      headers: { ...CLERK, 'content-type': 'application/json', prefer: 'respond-async' },
+      body: JSON.stringify(post('http-async', '40')),
+    });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('location')).toBe(`/v1/orgs/${ORG}/writes/http-async`);
+    expect(await res.json()).toMatchObject({ started: true, state: null });
+    // The address answers; waiting there is the workflow's own settled Update, not a poll.
+    const state = await call('GET', res.headers.get('location') as string, CLERK);
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ submissionId: gatewayWorkflowId(ORG, 'http-async') });
   });
 
   it('answers unknown routes and methods with typed errors', async () => {

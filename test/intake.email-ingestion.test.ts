@@ -216,7 +216,11 @@ describe('POST /v1/orgs/:org/inbound-email', () => {
   it('refuses a malformed message with 422 and the parser reason, and an unauthenticated caller', async () => {
     const bad = await postRaw(readFileSync(join(EMAIL, 'malformed.eml')));
     expect(bad.status).toBe(422);
-    expect(bad.body.error).toMatchObject({ type: 'Malformed' });
+    // problem+json: `code` is the kind, `type` its stable URI.
+    expect(bad.body).toMatchObject({
+      code: 'Malformed',
+      type: 'https://countersign.dev/problems/malformed',
+    });
     const anon = await postRaw(readFileSync(join(EMAIL, 'plain.eml')), 'Bearer csk_0000_not-a-key');
     expect(anon.status).toBe(401);
   });

@@ -95,6 +95,11 @@ export interface ReviewAck {
 }
 export const reviewUpdate = defineUpdate<ReviewAck, [ReviewDecisionInput]>('reviewUpdate');
 export const stateQuery = defineQuery<AnalysisStateView>('stateQuery');
+/**
+ * Completes when the run waits for a reviewer or is finished, with its state: the HTTP API
+ * waits on it instead of polling the query.
+ */
+export const analysisSettledUpdate = defineUpdate<AnalysisStateView, []>('analysisSettledUpdate');
 
 export const CsOrg = defineSearchAttributeKey('CsOrg', SearchAttributeType.KEYWORD);
 export const CsState = defineSearchAttributeKey('CsState', SearchAttributeType.KEYWORD);

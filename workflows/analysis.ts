@@ -28,7 +28,9 @@ import {
   confidenceBucket,
   reviewUpdate,
   stateQuery,
+  analysisSettledUpdate,
 } from './analysis.contract';
+import { closeInboxEntry, openInboxEntry, remindInboxEntry } from './requests/inbox-link';
 import { AnalysisStateMachine, type AnalysisState } from './analysis/state-machine';
 import { planRequest, type Plan, type PlannedStep } from './analysis/planner';
 import {
@@ -177,7 +179,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
     setCurrentDetails(`**${next}** — ${detail}`);
   };
 
-  setHandler(stateQuery, (): AnalysisStateView => ({
+  const view = (): AnalysisStateView => ({
     requestId: request.requestId,
     orgId: request.orgId,
     machineState: machine.state,
@@ -197,7 +199,14 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
       reviewer: decision?.reviewer.userId ?? null,
     },
     result,
-  }));
+  });
+  setHandler(stateQuery, view);
+  // The API waits on this instead of polling: it returns once a reviewer is asked or the run
+  // is finished. No command of its own, so recorded histories replay unchanged.
+  setHandler(analysisSettledUpdate, async (): Promise<AnalysisStateView> => {
+    await condition(() => status === 'awaiting_review' || status === 'completed');
+    return view();
+  });
 
   // An Update (not a Signal) so the reviewer is told at once whether the decision was
   // accepted. The validator refuses before anything reaches history; the handler then checks
@@ -409,6 +418,21 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   };
   await bookkeeping.storeResult({ result: pending, outcome: 'awaiting_review' });
 
+  // One inbox: the open review is a request record too (patched inside).
+  await openInboxEntry({
+    linkKind: 'analysis_review',
+    workflowId,
+    key: request.requestId,
+    orgId: request.orgId,
+    type: 'review',
+    title: `Review ${request.queryType}: ${request.queryText.slice(0, 200)}`,
+    question: `${request.queryText}\nSent to review: ${validation.reasons.join('; ')}`,
+    evidence: { requestId: request.requestId, reasons: validation.reasons, confidence },
+    createdAtMs: startedAt,
+    dueAtMs: dueAt,
+    expiresAtMs: expiresAt,
+    createdBy: { userId: request.requestedBy },
+  });
   let nextReminder = dueAt;
   while (decision === undefined) {
     const now = Date.now();
@@ -436,6 +460,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
           error: messageOf(err),
         });
       }
+      await remindInboxEntry('analysis_review', workflowId, remindersSent);
       nextReminder += remindEvery;
     }
   }
@@ -455,6 +480,11 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   } else {
     final = await finish('corrected', applyCorrections(proposed, decision), decision);
   }
+  await closeInboxEntry('analysis_review', workflowId, {
+    status: decision === undefined ? 'expired' : 'completed',
+    detail: decision === undefined ? 'no review before expiry' : decision.decision,
+    by: decision?.reviewer.userId ?? null,
+  });
   await condition(allHandlersFinished);
   return final;
 }

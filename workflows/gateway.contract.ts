@@ -195,6 +195,11 @@ export const DEFAULT_DB_RETRY: DbRetrySettings = {
   maximumIntervalMs: 30_000,
 };
 export const gatewayStateQuery = defineQuery<GatewayStateView>('gatewayStateQuery');
+/**
+ * Completes when the submission awaits approval or is finished, with its state: callers that
+ * answer synchronously (the HTTP API) wait on it instead of polling the query.
+ */
+export const gatewaySettledUpdate = defineUpdate<GatewayStateView, []>('gatewaySettledUpdate');
 
 export const CsWriteKind = defineSearchAttributeKey('CsWriteKind', SearchAttributeType.KEYWORD);
 /** The risk lane a write was scored into (low, moderate, high…): the Web UI's approval filter. */

@@ -1,0 +1,60 @@
+import type { Role } from '../db/schema';
+import type { Caller } from './auth';
+import { HttpError } from './http-error';
+
+/**
+ * What each role may do through the API, checked before anything reaches a workflow (the
+ * gateway checks again per write kind). Approvals are checked by their Update alone —
+ * self-approval first, then the role — so the API refuses them with the workflow's own type
+ * (SelfApproval, ApproverNotAuthorized); a review's role is checked here too (type
+ * ReviewerNotAuthorized) and again by its Update. Reading is every member's; a viewer only
+ * reads.
+ */
+export const ACTIONS = {
+  read: ['owner', 'admin', 'reviewer', 'approver', 'analyst', 'viewer'],
+  submit_write: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
+  approve_write: ['owner', 'admin', 'approver'],
+  start_analysis: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
+  review_analysis: ['owner', 'admin', 'reviewer'],
+  submit_event: ['owner', 'admin', 'analyst'],
+  /** Forwarding an email into intake (its attachments become documents, it an event). */
+  receive_email: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
+  answer_request: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
+  read_costs: ['owner', 'admin'],
+  read_metrics: ['owner', 'admin'],
+} as const satisfies Record<string, readonly Role[]>;
+export type Action = keyof typeof ACTIONS;
+
+/** Actions an agent key may take in its own org (the gateway checks its stored record per kind). */
+const AGENT_ACTIONS: readonly Action[] = [
+  'read',
+  'submit_write',
+  'start_analysis',
+  'submit_event',
+  'receive_email',
+];
+
+const DECISIONS: readonly Action[] = ['approve_write', 'review_analysis', 'answer_request'];
+
+export function mayDo(caller: Caller, action: Action): boolean {
+  if (caller.kind === 'agent') return AGENT_ACTIONS.includes(action);
+  const allowed: readonly Role[] = ACTIONS[action];
+  return caller.roles.some((r) => allowed.includes(r));
+}
+
+export function requireAction(caller: Caller, action: Action): void {
+  if (mayDo(caller, action)) return;
+  if (caller.kind === 'agent')
+    throw new HttpError(
+      403,
+      DECISIONS.includes(action) ? 'AgentCannotDecide' : 'ActionNotPermitted',
+      DECISIONS.includes(action)
+        ? 'Approvals, reviews and answers are made by people'
+        : `Agent ${caller.agentId} may not ${action.replace('_', ' ')}`,
+    );
+  throw new HttpError(
+    403,
+    'ActionNotPermitted',
+    `User ${caller.userId} (${caller.roles.join(', ')}) may not ${action.replace('_', ' ')} in org ${caller.orgId}; it takes one of: ${ACTIONS[action].join(', ')}`,
+  );
+}
