@@ -20,10 +20,10 @@ import { InvalidRequestError } from './errors';
 import { connectClient } from './temporal-connection';
 
 export const AGENTS_USAGE = `  agents list                                   agents/ with mode, tier, tools and tool-context tokens
-  agents run   --id RUN_ID                      one run: trigger, states, progress, output, writes, model calls
+  agents run   --org ORG --id RUN_ID            one run: trigger, states, progress, output, writes, model calls
   agents costs --by run|agent|org|month [--org ORG] [--month YYYY-MM]
   events send  --org ORG --type TYPE --source email|schedule|connector|rule|agent --payload JSON
-  events show  --id EVENT_ID`;
+  events show  --org ORG --id EVENT_ID`;
 
 const Args = z.object({
   id: z.string().min(1).optional(),
@@ -115,7 +115,7 @@ export async function runAgentsCli(argv: string[]): Promise<void> {
   const database = await openDatabase(cfg);
   try {
     if (command === 'agents run') {
-      print(await getRunRecord(database.db, need(a.id, 'id')));
+      print(await getRunRecord(database.db, need(a.org, 'org'), need(a.id, 'id')));
     } else if (command === 'agents costs') {
       const rows = await costRollup(database.db, need(a.by, 'by'), {
         orgId: a.org,
@@ -143,11 +143,12 @@ export async function runAgentsCli(argv: string[]): Promise<void> {
         await client.connection.close();
       }
     } else {
+      const org = need(a.org, 'org');
       const id = need(a.id, 'id');
       print({
-        event: await getEvent(database.db, id),
-        transitions: await eventTransitionsOf(database.db, id),
-        runs: await runsOfEvent(database.db, id),
+        event: await getEvent(database.db, org, id),
+        transitions: await eventTransitionsOf(database.db, org, id),
+        runs: await runsOfEvent(database.db, org, id),
       });
     }
   } finally {

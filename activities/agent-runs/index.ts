@@ -71,6 +71,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
 
     /** Records a state change with its time (and the outcome when terminal). */
     async agentRunTransition(t: {
+      orgId: string;
       runId: string;
       seq: number;
       state: AgentRunState;
@@ -86,6 +87,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
 
     /** Appends one line to the run's progress log. */
     async agentRunProgress(p: {
+      orgId: string;
       runId: string;
       seq: number;
       message: string;
@@ -93,6 +95,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
       atMs: number;
     }): Promise<void> {
       await appendRunProgress(db, {
+        orgId: p.orgId,
         runId: p.runId,
         seq: p.seq,
         message: p.message,
@@ -103,6 +106,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
 
     /** Links a gateway submission to the run (the submission's submitter names the run). */
     async agentLinkSubmission(l: {
+      orgId: string;
       runId: string;
       submissionId: string;
       kind: string;

@@ -83,14 +83,14 @@ export function createDocumentActivities(db: Db) {
           resumedFrom: doc.pageCount ?? 0,
         };
       }
-      const bytes = await getDocumentBytes(db, documentId);
+      const bytes = await getDocumentBytes(db, orgId, documentId);
       if (!bytes)
         throw permanentFailure(
           ErrorType.UnknownDocument,
           `No stored file for document ${documentId}`,
         );
-      const resumedFrom = await storedPageCount(db, documentId);
-      await setDocumentStatus(db, documentId, { status: 'ingesting', error: null });
+      const resumedFrom = await storedPageCount(db, orgId, documentId);
+      await setDocumentStatus(db, orgId, documentId, { status: 'ingesting', error: null });
       const started = Date.now();
       try {
         const { pageCount, pages } = await pagesOf(
@@ -112,7 +112,7 @@ export function createDocumentActivities(db: Db) {
           if (Context.current().cancellationSignal.aborted) throw new Error('ingestion cancelled');
         }
         const seconds = (Date.now() - started) / 1000;
-        await setDocumentStatus(db, documentId, {
+        await setDocumentStatus(db, orgId, documentId, {
           status: 'ready',
           pageCount,
           pagesDone: pageCount,
@@ -134,8 +134,8 @@ export function createDocumentActivities(db: Db) {
           'nonRetryable' in err &&
           (err as { nonRetryable?: boolean }).nonRetryable;
         if (permanent) {
-          await discardPages(db, documentId);
-          await setDocumentStatus(db, documentId, {
+          await discardPages(db, orgId, documentId);
+          await setDocumentStatus(db, orgId, documentId, {
             status: 'failed',
             error: (err as Error).message,
           });

@@ -146,6 +146,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     upsertSearchAttributes([{ key: CsState, value: s }]);
     setCurrentDetails(`**${s}** — ${agent.agentType}${detail ? `: ${detail}` : ''}`);
     await book.agentRunTransition({
+      orgId,
       runId,
       seq: ++seq,
       state: s,
@@ -157,6 +158,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
   const log = async (message: string, data?: unknown) => {
     progress.push(message);
     await book.agentRunProgress({
+      orgId,
       runId,
       seq: ++pseq,
       message,
@@ -329,6 +331,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     }
     const link: SubmissionLink = { submissionId, kind: w.kind, outcome: null };
     await book.agentLinkSubmission({
+      orgId,
       runId,
       submissionId,
       kind: w.kind,
@@ -511,6 +514,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     await Promise.all(pending.map((p) => p.done));
     for (const p of pending)
       await book.agentLinkSubmission({
+        orgId,
         runId,
         submissionId: p.link.submissionId,
         kind: p.link.kind,
