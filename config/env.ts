@@ -64,6 +64,10 @@ const EnvSchema = z.object({
     .max(86_400_000)
     .default(25 * 60_000),
   DB_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  // Uploaded documents: text extraction runs on a worker thread bounded by these; past either
+  // limit the document is refused (ExtractionLimitExceeded) and nothing of it is stored.
+  DOCUMENT_EXTRACT_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+  DOCUMENT_EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(2048),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema> & { embeddedDatabase: boolean };

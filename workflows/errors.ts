@@ -49,6 +49,8 @@ export const ErrorType = {
   ValueOutOfRange: 'ValueOutOfRange',
   // An operator's resume sent to a workflow that is not suspended.
   NotSuspended: 'NotSuspended',
+  // Uploaded documents: text extraction ran past its time or memory limit (a hostile file).
+  ExtractionLimitExceeded: 'ExtractionLimitExceeded',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
