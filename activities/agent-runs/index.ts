@@ -1,3 +1,4 @@
+import { heartbeating } from '../heartbeating';
 import { createHash } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
@@ -143,7 +144,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
           ErrorType.InvalidToolInput,
           `${c.name}: ${input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
         );
-      const out = def.output.safeParse(await impl(db, c.orgId, input.data));
+      const out = def.output.safeParse(await heartbeating(() => impl(db, c.orgId, input.data)));
       if (!out.success)
         throw permanentFailure(
           ErrorType.InvalidToolOutput,
@@ -177,21 +178,30 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
       callSeq: number;
       input: ToolInput<'analyze_document'>;
     }): Promise<ToolOutput<'analyze_document'>> {
-      const analysis = new AnalysisClient(deps.client, deps.taskQueue);
-      const digest = createHash('sha256').update(c.runId).digest('hex').slice(0, 24);
-      const requestId = `agent-${digest}-q${c.callSeq}`;
-      await analysis.start({ requestId, orgId: c.orgId, requestedBy: 'agent', ...c.input });
-      const view = await analysis.settle(c.orgId, requestId, deps.analysisSettleMs ?? 9 * 60_000);
-      const outcome =
-        view.status === 'completed' ? (view.result?.outcome ?? 'completed') : view.status;
-      const answer = view.result?.answer?.text ?? view.proposedAnswer?.text ?? null;
-      return { requestId, outcome, answer };
+      return heartbeating(() => analyzeDocument(c));
     },
 
     /** One model call with its budget checked first (see model.ts). */
     async agentCallModel(input: CallModelInput): Promise<CallModelResult> {
-      return callModel(deps, input);
+      return heartbeating(() => callModel(deps, input));
     },
   };
+
+  async function analyzeDocument(c: {
+    orgId: string;
+    runId: string;
+    callSeq: number;
+    input: ToolInput<'analyze_document'>;
+  }): Promise<ToolOutput<'analyze_document'>> {
+    const analysis = new AnalysisClient(deps.client, deps.taskQueue);
+    const digest = createHash('sha256').update(c.runId).digest('hex').slice(0, 24);
+    const requestId = `agent-${digest}-q${c.callSeq}`;
+    await analysis.start({ requestId, orgId: c.orgId, requestedBy: 'agent', ...c.input });
+    const view = await analysis.settle(c.orgId, requestId, deps.analysisSettleMs ?? 9 * 60_000);
+    const outcome =
+      view.status === 'completed' ? (view.result?.outcome ?? 'completed') : view.status;
+    const answer = view.result?.answer?.text ?? view.proposedAnswer?.text ?? null;
+    return { requestId, outcome, answer };
+  }
 }
 export type AgentRunsActivities = ReturnType<typeof createAgentRunsActivities>;

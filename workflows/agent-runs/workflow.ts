@@ -56,6 +56,8 @@ const book = proxyLocalActivities<AgentRunsActivities>({
 // Read tools: bounded; a failing tool is reported to the agent, not retried forever.
 const tools = proxyActivities<AgentRunsActivities>({
   startToCloseTimeout: '2m',
+  // The activity heartbeats while it waits: a dead worker's call moves on within seconds.
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '1s',
     maximumAttempts: 3,
@@ -65,6 +67,8 @@ const tools = proxyActivities<AgentRunsActivities>({
 // The analysis pipeline settles within minutes (delivered, or waiting for a reviewer).
 const analysis = proxyActivities<AgentRunsActivities>({
   startToCloseTimeout: '10m',
+  // The activity heartbeats while it waits: a dead worker's call moves on within seconds.
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '2s',
     maximumAttempts: 3,
@@ -74,6 +78,8 @@ const analysis = proxyActivities<AgentRunsActivities>({
 // Model calls: few attempts (each is money); the activity returns a stored reply on retry.
 const llm = proxyActivities<AgentRunsActivities>({
   startToCloseTimeout: '5m',
+  // The activity heartbeats while it waits: a dead worker's call moves on within seconds.
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '2s',
     backoffCoefficient: 2,
