@@ -39,8 +39,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL for the countersign_runtime role')
     .optional(),
-  /** Set by the migrate step on countersign_runtime; change it outside local development. */
-  DATABASE_RUNTIME_PASSWORD: z.string().min(8).default('countersign-runtime-local'),
+  /**
+   * Set by the migrate step on countersign_runtime. Unset: derived from the owner's password
+   * (db/connection.ts runtimePasswordFor), so every cluster — every embedded data folder, whose
+   * superuser password is random — has its own, and only holders of the owner URL know it.
+   */
+  DATABASE_RUNTIME_PASSWORD: z.string().min(8).optional(),
   EMBEDDED_DB_DIR: z.string().default('.data/postgres'),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
