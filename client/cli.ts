@@ -223,7 +223,7 @@ async function main(argv: string[]): Promise<void> {
               a.user !== undefined
                 ? { kind: 'user', userId: a.user }
                 : { kind: 'agent', orgId: org, agentId: a.agent as string },
-              { issuedBy: admin, ttlDays: a.days, label: a.label },
+              { issuedBy: admin, orgId: org, ttlDays: a.days, label: a.label },
             );
             print({ ...issued, note: 'The key is shown once; store it in a file (mode 0600).' });
           } else if (command === 'keys revoke') {
@@ -259,6 +259,7 @@ async function main(argv: string[]): Promise<void> {
               agentId: need(a.agent, 'agent'),
               operatorUserId: operator,
               allowedWorkflows: allowed,
+              by: admin,
             });
             print({
               orgId: org,

@@ -88,6 +88,7 @@ beforeAll(async () => {
   // agent in the org (`npm run cli -- agents register`) with its operator and write kinds.
   await upsertAgentIdentity(database.db, {
     orgId: ORG,
+    by: 'test-admin',
     agentId: 'bookkeeper_test',
     operatorUserId: 'arnold',
     allowedWorkflows: ['journal.post'],
