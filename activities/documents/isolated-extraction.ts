@@ -23,19 +23,52 @@ export interface ExtractionLimits {
 }
 
 /** Under tsx or ts-jest the sources are .ts: the thread registers tsx before loading its entry. */
-function startWorker(job: ExtractionJob, limits: ExtractionLimits): Worker {
+function startWorker(limits: ExtractionLimits): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: limits.maxMemoryMb };
-  const workerData = job;
   if (__filename.endsWith('.ts')) {
     const entry = join(__dirname, 'page-extraction-worker.ts');
     const tsx = require.resolve('tsx/cjs');
     return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, {
       eval: true,
-      workerData,
       resourceLimits,
     });
   }
-  return new Worker(join(__dirname, 'page-extraction-worker.js'), { workerData, resourceLimits });
+  return new Worker(join(__dirname, 'page-extraction-worker.js'), { resourceLimits });
+}
+
+/**
+ * Idle threads kept warm (pdf.js loads once per thread, seconds): a thread that finished its
+ * job cleanly is reused; one that ran past a limit, failed or was cancelled is terminated.
+ */
+const MAX_IDLE = 2;
+const idle: { worker: Worker; memoryMb: number }[] = [];
+
+function acquire(limits: ExtractionLimits): Worker {
+  const i = idle.findIndex((w) => w.memoryMb === limits.maxMemoryMb);
+  if (i >= 0) {
+    const [{ worker }] = idle.splice(i, 1) as [{ worker: Worker; memoryMb: number }];
+    worker.ref();
+    return worker;
+  }
+  return startWorker(limits);
+}
+
+function release(worker: Worker, limits: ExtractionLimits): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  if (idle.length >= MAX_IDLE) {
+    void worker.terminate();
+    return;
+  }
+  const entry = { worker, memoryMb: limits.maxMemoryMb };
+  // An idle thread that dies (out of memory later, killed) just leaves the pool.
+  worker.once('exit', () => {
+    const at = idle.indexOf(entry);
+    if (at >= 0) idle.splice(at, 1);
+  });
+  worker.unref(); // never keeps the process alive
+  idle.push(entry);
 }
 
 /**
@@ -51,15 +84,16 @@ export function extractPagesIsolated(
   hooks: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<ExtractedPages> {
   return new Promise<ExtractedPages>((resolve, reject) => {
-    const worker = startWorker(job, limits);
+    const worker = acquire(limits);
     let settled = false;
-    const finish = (fn: () => void) => {
+    const finish = (fn: () => void, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       hooks.signal?.removeEventListener('abort', onAbort);
+      if (reusable) release(worker, limits);
+      else void worker.terminate();
       fn();
-      void worker.terminate();
     };
     const timer = setTimeout(
       () =>
@@ -77,9 +111,10 @@ export function extractPagesIsolated(
     hooks.signal?.addEventListener('abort', onAbort);
     worker.on('message', (m: ExtractionMessage) => {
       if (m.kind === 'progress') hooks.onProgress?.(m.done, m.total);
-      else if (m.kind === 'done') finish(() => resolve({ pageCount: m.pageCount, pages: m.pages }));
+      else if (m.kind === 'done')
+        finish(() => resolve({ pageCount: m.pageCount, pages: m.pages }), true);
       else if (m.kind === 'refused')
-        finish(() => reject(new ExtractionRefusal(m.errorType, m.message)));
+        finish(() => reject(new ExtractionRefusal(m.errorType, m.message)), true);
       else finish(() => reject(new Error(`Text extraction failed: ${m.message}`)));
     });
     worker.on('error', (err: Error & { code?: string }) =>
@@ -97,5 +132,6 @@ export function extractPagesIsolated(
     worker.on('exit', (code) =>
       finish(() => reject(new Error(`Text extraction thread exited (code ${code})`))),
     );
+    worker.postMessage(job);
   });
 }
