@@ -44,7 +44,10 @@ export async function createWorker(opts: {
   });
   const activities = {
     ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
-    ...createDocumentActivities(opts.database.db),
+    ...createDocumentActivities(opts.database.db, {
+      timeLimitMs: opts.cfg.DOCUMENT_EXTRACT_TIME_LIMIT_MS,
+      maxMemoryMb: opts.cfg.DOCUMENT_EXTRACT_MEMORY_MB,
+    }),
     ...createGatewayActivities({
       db: opts.database.db,
       retry: {

@@ -590,13 +590,13 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     async (c) => {
       const caller = c.get('caller');
       const id = c.req.param('eventId') ?? '';
-      const event = await getEvent(deps.db, id);
+      const event = await getEvent(deps.db, caller.orgId, id);
       // Another org's event is not found here: ids never reveal what exists elsewhere.
       if (!event || event.orgId !== caller.orgId)
         throw new HttpError(404, 'NotFound', `No event ${id} in org ${caller.orgId}`);
       const [transitions, runs] = await Promise.all([
-        eventTransitionsOf(deps.db, id),
-        runsOfEvent(deps.db, id),
+        eventTransitionsOf(deps.db, caller.orgId, id),
+        runsOfEvent(deps.db, caller.orgId, id),
       ]);
       return json(200, { event, transitions, runs });
     },
@@ -616,7 +616,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     async (c) => {
       const caller = c.get('caller');
       const id = c.req.param('runId') ?? '';
-      const record = await getRunRecord(deps.db, id);
+      const record = await getRunRecord(deps.db, caller.orgId, id);
       if (!record || record.run.orgId !== caller.orgId)
         throw new HttpError(404, 'NotFound', `No agent run ${id} in org ${caller.orgId}`);
       return json(200, record);

@@ -50,6 +50,7 @@ export async function issueDemoKeyFiles(
   db: Db,
   userIds: string[],
   dir: string,
+  orgId: string,
 ): Promise<Record<string, string>> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const files: Record<string, string> = {};
@@ -57,7 +58,7 @@ export async function issueDemoKeyFiles(
     const issued = await issueApiKey(
       db,
       { kind: 'user', userId },
-      { issuedBy: 'seed', label: `demo ${userId}`, ttlDays: 30 },
+      { issuedBy: 'seed', orgId, label: `demo ${userId}`, ttlDays: 30 },
     );
     const file = join(dir, `${userId}.key`);
     writeFileSync(file, `${issued.key}\n`, { mode: 0o600 });

@@ -39,8 +39,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL for the countersign_runtime role')
     .optional(),
-  /** Set by the migrate step on countersign_runtime; change it outside local development. */
-  DATABASE_RUNTIME_PASSWORD: z.string().min(8).default('countersign-runtime-local'),
+  /**
+   * Set by the migrate step on countersign_runtime. Unset: derived from the owner's password
+   * (db/connection.ts runtimePasswordFor), so every cluster — every embedded data folder, whose
+   * superuser password is random — has its own, and only holders of the owner URL know it.
+   */
+  DATABASE_RUNTIME_PASSWORD: z.string().min(8).optional(),
   EMBEDDED_DB_DIR: z.string().default('.data/postgres'),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
@@ -76,6 +80,10 @@ const EnvSchema = z.object({
   NOTIFY_FROM: z.string().min(3).default('countersign@localhost'),
   NOTIFY_WEBHOOK_URL: z.string().url().optional(),
   NOTIFY_WEBHOOK_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  // Uploaded documents: text extraction runs on a worker thread bounded by these; past either
+  // limit the document is refused (ExtractionLimitExceeded) and nothing of it is stored.
+  DOCUMENT_EXTRACT_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+  DOCUMENT_EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(2048),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema> & { embeddedDatabase: boolean };

@@ -1,7 +1,8 @@
 import { Pool } from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import * as schema from './schema';
-import type { AppConfig } from '../config/env';
+import { createHmac } from 'node:crypto';
+import { ConfigError, type AppConfig } from '../config/env';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -19,12 +20,34 @@ export interface Database {
 /** The role the platform runs as (migration 0006 creates it; the migrate step enables login). */
 export const RUNTIME_ROLE = 'countersign_runtime';
 
-/** DATABASE_RUNTIME_URL, or the owner URL with the runtime role and its configured password. */
+/**
+ * The runtime role's password: DATABASE_RUNTIME_PASSWORD, else an HMAC-SHA-256 of the owner's
+ * password over the server's address. Never a fixed default: each cluster (each embedded data
+ * folder, whose superuser password is random) gets its own, every process holding the owner URL
+ * derives the same one, and the owner's password cannot be recovered from it.
+ */
+export function runtimePasswordFor(
+  cfg: Pick<AppConfig, 'DATABASE_RUNTIME_PASSWORD'>,
+  ownerUrl: string,
+): string {
+  if (cfg.DATABASE_RUNTIME_PASSWORD) return cfg.DATABASE_RUNTIME_PASSWORD;
+  const u = new URL(ownerUrl);
+  const ownerPassword = decodeURIComponent(u.password);
+  if (!ownerPassword)
+    throw new ConfigError(
+      'DATABASE_URL has no password to derive the countersign_runtime password from: set DATABASE_RUNTIME_PASSWORD (at least 8 characters) or DATABASE_RUNTIME_URL',
+    );
+  return createHmac('sha256', ownerPassword)
+    .update(`${RUNTIME_ROLE}@${u.hostname}:${u.port || '5432'}`)
+    .digest('base64url');
+}
+
+/** DATABASE_RUNTIME_URL, or the owner URL with the runtime role and its password. */
 export function runtimeUrlFor(cfg: AppConfig, ownerUrl: string): string {
   if (cfg.DATABASE_RUNTIME_URL) return cfg.DATABASE_RUNTIME_URL;
   const u = new URL(ownerUrl);
   u.username = RUNTIME_ROLE;
-  u.password = cfg.DATABASE_RUNTIME_PASSWORD;
+  u.password = runtimePasswordFor(cfg, ownerUrl);
   return u.toString();
 }
 

@@ -116,8 +116,8 @@ export async function benchEvents(opts: {
       });
 
     const pickup = async (eventId: string) => {
-      const ev = await getEvent(database.db, eventId);
-      const [run] = await runsOfEvent(database.db, eventId);
+      const ev = await getEvent(database.db, org, eventId);
+      const [run] = await runsOfEvent(database.db, org, eventId);
       if (!ev || !run) return null;
       return {
         started: run.createdAt.getTime() - ev.acceptedAt.getTime(),
@@ -153,7 +153,7 @@ export async function benchEvents(opts: {
     let dropped = 0;
     const burstPickup: number[] = [];
     for (const a of accepted) {
-      const ev = await getEvent(database.db, a.eventId);
+      const ev = await getEvent(database.db, org, a.eventId);
       if (!ev || !TERMINAL_EVENT_STATES.includes(ev.state)) dropped += 1;
       const p = await pickup(a.eventId);
       if (p) burstPickup.push(p.started);

@@ -191,6 +191,8 @@ async function main(): Promise<void> {
       concurrency: { type: 'string' },
       probe: { type: 'string' },
       cap: { type: 'string' },
+      minutes: { type: 'string' },
+      'interval-ms': { type: 'string' },
     },
     strict: true,
   });
@@ -209,8 +211,35 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (suite === 'db-outage') {
+    const { benchDbOutage } = await import('./bench-db-outage');
+    const r = await benchDbOutage(
+      {
+        minutes: Math.min(60, Math.max(0.1, Number(values.minutes ?? 15))),
+        intervalMs: Math.max(20, Number(values['interval-ms'] ?? 250)),
+        leadSeconds: 10,
+      },
+      (line) => console.error(line),
+    );
+    const text = JSON.stringify(r, null, 2);
+    console.log(text);
+    if (values.json) {
+      mkdirSync(join(values.json, '..'), { recursive: true });
+      writeFileSync(values.json, `${text}\n`);
+    }
+    const ok =
+      r.applied === r.writes &&
+      r.moderateAppliedWithVote === r.moderateWrites &&
+      r.entriesPerAppliedWrite === 1 &&
+      r.unbalancedOrgs + r.doublePostings + r.auditGaps + r.duplicateAuditRows === 0 &&
+      r.auditChainIntact;
+    if (!ok) process.exitCode = 3;
+    return;
+  }
   if (suite !== 'gateway')
-    throw new Error('usage: npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20]');
+    throw new Error(
+      'usage: npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20] | events [--n 1000] | db-outage [--minutes 15] [--interval-ms 250]',
+    );
   const n = Math.min(2000, Math.max(1, Number(values.n ?? 300)));
   const result = await benchGateway(n, Math.max(1, Number(values.concurrency ?? 20)));
   const text = JSON.stringify(result, null, 2);

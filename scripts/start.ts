@@ -246,6 +246,7 @@ async function main(): Promise<void> {
     database.db,
     ['demo-reviewer', 'demo-clerk', 'demo-approver-1', 'demo-approver-2'],
     join(PROJECT_ROOT, '.data', 'keys'),
+    DEMO_ORG,
   );
   console.log(`\nTemporal Web UI: ${uiUrl}`);
   console.log(

@@ -23,8 +23,8 @@ it('answers the configured question set on a received filing and records the out
   });
   const done = await events.result(a.workflowId);
   expect(done).toMatchObject({ state: 'completed', attempts: 1 });
-  const [run] = await runsOfEvent(deps.db, a.eventId);
-  const record = (await getRunRecord(deps.db, run!.id))!;
+  const [run] = await runsOfEvent(deps.db, ORG, a.eventId);
+  const record = (await getRunRecord(deps.db, ORG, run!.id))!;
   expect(record.run).toMatchObject({
     agentType: 'document_analyst',
     state: 'completed',

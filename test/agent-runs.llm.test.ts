@@ -63,12 +63,12 @@ async function runEvent(type = 'ledger.test_requested', client: EventsClient = r
     payload: { n: ++seq },
   });
   const done = await client.result(a.workflowId);
-  const [run] = await runsOfEvent(database.db, a.eventId);
+  const [run] = await runsOfEvent(database.db, ORG, a.eventId);
   return {
     accepted: a,
     event: done,
     run: run!,
-    record: (await getRunRecord(database.db, run!.id))!,
+    record: (await getRunRecord(database.db, ORG, run!.id))!,
   };
 }
 
@@ -88,6 +88,7 @@ beforeAll(async () => {
   // agent in the org (`npm run cli -- agents register`) with its operator and write kinds.
   await upsertAgentIdentity(database.db, {
     orgId: ORG,
+    by: 'test-admin',
     agentId: 'bookkeeper_test',
     operatorUserId: 'arnold',
     allowedWorkflows: ['journal.post'],
@@ -258,10 +259,10 @@ describe('writes through the gateway', () => {
       payload: { n: ++seq },
     });
     const run = await eventually(async () => {
-      const [r] = await runsOfEvent(database.db, a.eventId);
+      const [r] = await runsOfEvent(database.db, ORG, a.eventId);
       return r?.state === 'waiting_approval' ? r : undefined;
     });
-    const record = (await getRunRecord(database.db, run.id))!;
+    const record = (await getRunRecord(database.db, ORG, run.id))!;
     expect(record.submissions).toHaveLength(1);
     return { a, run, submissionId: record.submissions[0]!.submissionId };
   }
@@ -271,7 +272,7 @@ describe('writes through the gateway', () => {
     await gateway().settle(ORG, keyOf(submissionId));
     await gateway().approve(ORG, keyOf(submissionId), 'paula');
     expect((await rt.events.result(a.workflowId)).state).toBe('completed');
-    const record = (await getRunRecord(database.db, run.id))!;
+    const record = (await getRunRecord(database.db, ORG, run.id))!;
     expect(record.run).toMatchObject({ state: 'completed', outcome: 'succeeded' });
     expect(record.transitions.map((t) => t.state)).toEqual([
       'pending',
@@ -291,7 +292,7 @@ describe('writes through the gateway', () => {
     await gateway().settle(ORG, keyOf(submissionId));
     await gateway().reject(ORG, keyOf(submissionId), 'paula', 'wrong account');
     expect((await rt.events.result(a.workflowId)).state).toBe('failed');
-    const record = (await getRunRecord(database.db, run.id))!;
+    const record = (await getRunRecord(database.db, ORG, run.id))!;
     expect(record.run).toMatchObject({
       state: 'failed',
       outcome: 'rejected',

@@ -40,7 +40,11 @@ beforeAll(async () => {
       roles: [role],
     });
     keys[role] = (
-      await issueApiKey(database.db, { kind: 'user', userId: `u-${role}` }, { issuedBy: 'test' })
+      await issueApiKey(
+        database.db,
+        { kind: 'user', userId: `u-${role}` },
+        { issuedBy: 'test', orgId: ORG },
+      )
     ).key;
   }
   await ensureUser(database.db, {
@@ -51,25 +55,30 @@ beforeAll(async () => {
     roles: ['owner'],
   });
   keys.outsider = (
-    await issueApiKey(database.db, { kind: 'user', userId: 'u-outsider' }, { issuedBy: 'test' })
+    await issueApiKey(
+      database.db,
+      { kind: 'user', userId: 'u-outsider' },
+      { issuedBy: 'test', orgId: OTHER_ORG },
+    )
   ).key;
   await upsertAgentIdentity(database.db, {
     orgId: ORG,
     agentId: 'matrix_bot',
     operatorUserId: 'u-analyst',
     allowedWorkflows: ['journal.post'],
+    by: 'test',
   });
   keys.agent = (
     await issueApiKey(
       database.db,
       { kind: 'agent', orgId: ORG, agentId: 'matrix_bot' },
-      { issuedBy: 'test' },
+      { issuedBy: 'test', orgId: ORG },
     )
   ).key;
   const revoked = await issueApiKey(
     database.db,
     { kind: 'user', userId: 'u-owner' },
-    { issuedBy: 'test' },
+    { issuedBy: 'test', orgId: ORG },
   );
   await revokeApiKey(database.db, revoked.keyId, 'test');
   keys.revoked = revoked.key;

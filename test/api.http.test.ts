@@ -12,7 +12,7 @@ import { decisionSecret } from '../activities/identity/decision-secret';
 import { testConfig } from './support/worker';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { createTestDatabase } from './support/database';
-import { ORG, SAMPLES, seedOrgs } from './support/fixtures';
+import { ORG, OTHER_ORG, SAMPLES, seedOrgs } from './support/fixtures';
 import { startTestWorker, type TestWorker } from './support/worker';
 
 let database: Database;
@@ -27,7 +27,13 @@ let GINA: Record<string, string>;
 let AGENT: Record<string, string>;
 const userKey = async (userId: string, ttlDays?: number) =>
   bearer(
-    (await issueApiKey(database.db, { kind: 'user', userId }, { issuedBy: 'test', ttlDays })).key,
+    (
+      await issueApiKey(
+        database.db,
+        { kind: 'user', userId },
+        { issuedBy: 'test', orgId: userId === 'gina' ? OTHER_ORG : ORG, ttlDays },
+      )
+    ).key,
   );
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
@@ -96,6 +102,7 @@ beforeAll(async () => {
   });
   await upsertAgentIdentity(database.db, {
     orgId: ORG,
+    by: 'test-admin',
     agentId: 'posting_bot',
     operatorUserId: 'clerk',
     allowedWorkflows: ['journal.post'],
@@ -109,7 +116,7 @@ beforeAll(async () => {
       await issueApiKey(
         database.db,
         { kind: 'agent', orgId: ORG, agentId: 'posting_bot' },
-        { issuedBy: 'test' },
+        { issuedBy: 'test', orgId: ORG },
       )
     ).key,
   );
@@ -148,7 +155,7 @@ describe('HTTP API', () => {
     const revoked = await issueApiKey(
       database.db,
       { kind: 'user', userId: 'clerk' },
-      { issuedBy: 'test' },
+      { issuedBy: 'test', orgId: ORG },
     );
     expect((await call('GET', tb, bearer(revoked.key))).status).toBe(200);
     expect(await revokeApiKey(database.db, revoked.keyId, 'test')).toBe(true);
@@ -159,7 +166,7 @@ describe('HTTP API', () => {
     const old = await issueApiKey(
       database.db,
       { kind: 'user', userId: 'clerk' },
-      { issuedBy: 'test', ttlDays: 1, now: new Date(Date.now() - 2 * 86_400_000) },
+      { issuedBy: 'test', orgId: ORG, ttlDays: 1, now: new Date(Date.now() - 2 * 86_400_000) },
     );
     expect((await call('GET', tb, bearer(old.key))).body.error).toMatchObject({
       type: 'Unauthenticated',

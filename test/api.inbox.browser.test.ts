@@ -86,14 +86,19 @@ beforeAll(async () => {
     agentId: 'inbox_bot',
     operatorUserId: 'clerk',
     allowedWorkflows: ['journal.post'],
+    by: 'test',
   });
   clerkKey = (
-    await issueApiKey(database.db, { kind: 'user', userId: 'clerk' }, { issuedBy: 'test' })
+    await issueApiKey(
+      database.db,
+      { kind: 'user', userId: 'clerk' },
+      { issuedBy: 'test', orgId: ORG },
+    )
   ).key;
   const a = await issueApiKey(
     database.db,
     { kind: 'user', userId: 'approver' },
-    { issuedBy: 'test' },
+    { issuedBy: 'test', orgId: ORG },
   );
   approverKey = a.key;
   approverKeyId = a.keyId;
@@ -101,7 +106,7 @@ beforeAll(async () => {
     await issueApiKey(
       database.db,
       { kind: 'agent', orgId: ORG, agentId: 'inbox_bot' },
-      { issuedBy: 'test' },
+      { issuedBy: 'test', orgId: ORG },
     )
   ).key;
   worker = await startTestWorker(database);
@@ -132,7 +137,7 @@ describe('reviewer sessions', () => {
     const a = await issueApiKey(
       database.db,
       { kind: 'user', userId: 'approver' },
-      { issuedBy: 'test' },
+      { issuedBy: 'test', orgId: ORG },
     );
     const s = await login(a.key);
     expect(s.status).toBe(200);

@@ -126,7 +126,7 @@ describe('countersign events', () => {
       expect.objectContaining({ id: failedId, state: 'failed' }),
     ]);
 
-    const retried = await cli('events', 'retry', failedId, '--wait');
+    const retried = await cli('events', 'retry', failedId, '--org', ORG, '--wait');
     expect(retried.exitCode).toBe(0);
     expect(retried.out).toMatchObject({
       retryOf: failedId,
@@ -141,13 +141,13 @@ describe('countersign events', () => {
   });
 
   it('refuses to retry an event that did not fail, naming its state', async () => {
-    const shown = (await cli('events', 'show', retriedId)).out as { event: { state: string } };
+    const shown = (await cli('events', 'show', retriedId, '--org', ORG)).out as { event: { state: string } };
     expect(shown.event.state).toBe('completed');
-    await expect(cli('events', 'retry', retriedId)).rejects.toMatchObject({
+    await expect(cli('events', 'retry', retriedId, '--org', ORG)).rejects.toMatchObject({
       name: 'InvalidRequestError',
       issues: [{ path: 'id', message: 'state completed' }],
     });
-    await expect(cli('events', 'retry', 'evt_does_not_exist')).rejects.toMatchObject({
+    await expect(cli('events', 'retry', 'evt_does_not_exist', '--org', ORG)).rejects.toMatchObject({
       name: 'InvalidRequestError',
       issues: [{ path: 'id', message: 'unknown event' }],
     });

@@ -34,7 +34,7 @@ describe('document ingestion', () => {
       path: join(FIXTURES, 'pdf', 'statement-table.pdf'),
     });
     expect(r.ingestion.status).toBe('ready');
-    const pages = await loadPages(db(), r.document.id);
+    const pages = await loadPages(db(), ORG, r.document.id);
     expect(pages.map((p) => p.page)).toEqual([...Array(r.ingestion.pageCount).keys()]);
     const hits = await searchChunks(db(), ORG, [r.document.id], 'net revenues', 5);
     expect(hits.length).toBeGreaterThan(0);
@@ -60,7 +60,7 @@ describe('document ingestion', () => {
       pageCount: first.ingestion.pageCount,
       pagesIngested: 0,
     });
-    expect((await loadPages(db(), first.document.id)).length).toBe(first.ingestion.pageCount);
+    expect((await loadPages(db(), ORG, first.document.id)).length).toBe(first.ingestion.pageCount);
   });
 
   it('resumes after the pages an interrupted ingestion already stored', async () => {
@@ -86,25 +86,31 @@ describe('document ingestion', () => {
       resumedFrom: 1,
       pagesIngested: 2,
     });
-    expect((await loadPages(db(), 'resume-doc')).map((p) => p.text)).toEqual([
+    expect((await loadPages(db(), ORG, 'resume-doc')).map((p) => p.text)).toEqual([
       'Page one text',
       'Page two text',
       'Page three text',
     ]);
   });
 
-  it('gives a file name another org already uses an id of its own, and refuses a chosen id that is taken', async () => {
+  it('ingests the same document id in two orgs, each reading only its own, and refuses a taken id within an org', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cs-'));
-    writeFileSync(join(dir, 'report.txt'), 'Org A report');
+    writeFileSync(join(dir, 'report.txt'), 'Acme report: widgets sold');
     const a = await ingestFile(deps(), { orgId: ORG, path: join(dir, 'report.txt') });
-    expect(a.document.id).toBe('report');
-    writeFileSync(join(dir, 'report.txt'), 'Globex report, other content');
+    writeFileSync(join(dir, 'report.txt'), 'Globex report: gadgets sold');
     const b = await ingestFile(deps(), { orgId: 'globex', path: join(dir, 'report.txt') });
-    expect(b.document.id).toMatch(/^report-[0-9a-f]{12}$/);
+    expect([a.document.id, b.document.id]).toEqual(['report', 'report']);
+    expect([a.created, b.created]).toEqual([true, true]);
     expect(b.document.orgId).toBe('globex');
-    await expect(
-      ingestFile(deps(), { orgId: 'globex', path: join(dir, 'report.txt'), id: 'resume-doc' }),
-    ).resolves.toMatchObject({ created: false });
+    expect((await loadPages(db(), ORG, 'report')).map((p) => p.text)).toEqual([
+      'Acme report: widgets sold',
+    ]);
+    expect((await loadPages(db(), 'globex', 'report')).map((p) => p.text)).toEqual([
+      'Globex report: gadgets sold',
+    ]);
+    expect(await searchChunks(db(), ORG, ['report'], 'gadgets', 5)).toEqual([]);
+    expect(await searchChunks(db(), 'globex', ['report'], 'widgets', 5)).toEqual([]);
+    expect(await searchChunks(db(), 'globex', ['report'], 'gadgets', 5)).toHaveLength(1);
     writeFileSync(join(dir, 'other.txt'), 'third content');
     await expect(
       ingestFile(deps(), { orgId: 'globex', path: join(dir, 'other.txt'), id: 'report' }),
@@ -116,7 +122,7 @@ describe('document ingestion', () => {
       orgId: ORG,
       path: join(SAMPLES, 'harbor-bank-2024-pillar3.html'),
     });
-    const text = (await loadPages(db(), r.document.id)).map((p) => p.text).join('\n');
+    const text = (await loadPages(db(), ORG, r.document.id)).map((p) => p.text).join('\n');
     expect(text).toContain('Common equity Tier 1 capital ratio   11.6%   11.2%');
   });
 
@@ -132,7 +138,7 @@ describe('document ingestion', () => {
     expect(failure.type).toBe(type);
     const doc = await getDocument(db(), ORG, `bad-${file}`);
     expect(doc).toMatchObject({ status: 'failed', pagesDone: 0 });
-    expect(await loadPages(db(), `bad-${file}`)).toEqual([]);
+    expect(await loadPages(db(), ORG, `bad-${file}`)).toEqual([]);
   });
 
   it('opens a PDF encrypted with an empty password', async () => {

@@ -101,10 +101,10 @@ describe('acceptEvent', () => {
     const a = await rt.events.acceptEvent({ ...event('inv-1'), type: 'invoice.received' });
     const r = await rt.events.result(a.workflowId);
     expect(r.state).toBe('ignored');
-    const t = await eventTransitionsOf(database.db, a.eventId);
+    const t = await eventTransitionsOf(database.db, ORG, a.eventId);
     expect(t.map((x) => x.state)).toEqual(['pending', 'ignored']);
     expect(t[1]!.at.getTime()).toBeGreaterThanOrEqual(t[0]!.at.getTime());
-    expect((await getEvent(database.db, a.eventId))?.state).toBe('ignored');
+    expect((await getEvent(database.db, ORG, a.eventId))?.state).toBe('ignored');
   });
 
   it('gives a disabled agent nothing: its event is ignored', async () => {
@@ -112,7 +112,7 @@ describe('acceptEvent', () => {
     try {
       const a = await rt.events.acceptEvent(event('ok-disabled'));
       expect((await rt.events.result(a.workflowId)).state).toBe('ignored');
-      expect(await runsOfEvent(database.db, a.eventId)).toHaveLength(0);
+      expect(await runsOfEvent(database.db, ORG, a.eventId)).toHaveLength(0);
     } finally {
       await setAgentEnabled(database.db, 'document_analyst', true);
     }
@@ -122,9 +122,9 @@ describe('acceptEvent', () => {
     const a = await rt.events.acceptEvent(event('ok-1'));
     const r = await rt.events.result(a.workflowId);
     expect(r).toMatchObject({ state: 'completed', attempts: 1 });
-    const t = await eventTransitionsOf(database.db, a.eventId);
+    const t = await eventTransitionsOf(database.db, ORG, a.eventId);
     expect(t.map((x) => x.state)).toEqual(['pending', 'processing', 'completed']);
-    const runs = await runsOfEvent(database.db, a.eventId);
+    const runs = await runsOfEvent(database.db, ORG, a.eventId);
     expect(runs.map((x) => [x.agentType, x.state, x.outcome])).toEqual([
       ['document_analyst', 'completed', 'succeeded'],
     ]);
@@ -140,19 +140,19 @@ describe('acceptEvent', () => {
       duplicateOf: first.eventId,
       workflowId: first.workflowId,
     });
-    const dup = await getEvent(database.db, second.eventId);
+    const dup = await getEvent(database.db, ORG, second.eventId);
     expect(dup).toMatchObject({ state: 'duplicate', duplicateOf: first.eventId });
     release();
     expect((await rt.events.result(first.workflowId)).state).toBe('completed');
-    expect(await runsOfEvent(database.db, first.eventId)).toHaveLength(1);
-    expect(await runsOfEvent(database.db, second.eventId)).toHaveLength(0);
+    expect(await runsOfEvent(database.db, ORG, first.eventId)).toHaveLength(1);
+    expect(await runsOfEvent(database.db, ORG, second.eventId)).toHaveLength(0);
   });
 
   it('retries a failed agent run after the configured delays, each attempt a new instance', async () => {
     const a = await rt.events.acceptEvent(event('fail2-retry'));
     const r = await rt.events.result(a.workflowId);
     expect(r).toMatchObject({ state: 'completed', attempts: 3 });
-    const runs = await runsOfEvent(database.db, a.eventId);
+    const runs = await runsOfEvent(database.db, ORG, a.eventId);
     expect(runs.map((x) => [x.attempt, x.state])).toEqual([
       [1, 'failed'],
       [2, 'failed'],
@@ -163,7 +163,7 @@ describe('acceptEvent', () => {
     const gap2 = runs[2]!.createdAt.getTime() - runs[1]!.finishedAt!.getTime();
     expect(gap1).toBeGreaterThanOrEqual(300);
     expect(gap2).toBeGreaterThanOrEqual(600);
-    const t = await eventTransitionsOf(database.db, a.eventId);
+    const t = await eventTransitionsOf(database.db, ORG, a.eventId);
     expect(t.map((x) => x.state)).toEqual([
       'pending',
       'processing',
@@ -178,7 +178,7 @@ describe('acceptEvent', () => {
     const a = await rt.events.acceptEvent(event('fail4-again'));
     const r = await rt.events.result(a.workflowId);
     expect(r).toMatchObject({ state: 'failed', attempts: 4 });
-    expect((await getEvent(database.db, a.eventId))?.state).toBe('failed');
+    expect((await getEvent(database.db, ORG, a.eventId))?.state).toBe('failed');
     const again = await rt.events.acceptEvent(event('fail4-again'));
     expect(again.status).toBe('accepted');
     expect(again.eventId).not.toBe(a.eventId);
@@ -189,7 +189,9 @@ describe('acceptEvent', () => {
     const release = hold('hold-expire');
     const blocker = await rt.events.acceptEvent(event('hold-expire'));
     await eventually(async () =>
-      (await runsOfEvent(database.db, blocker.eventId))[0]?.state === 'running' ? true : undefined,
+      (await runsOfEvent(database.db, ORG, blocker.eventId))[0]?.state === 'running'
+        ? true
+        : undefined,
     );
     const short = new EventsClient(rt.client, database.db, {
       taskQueue: rt.taskQueue,
@@ -198,9 +200,9 @@ describe('acceptEvent', () => {
     const late = await short.acceptEvent(event('ok-late'));
     const r = await short.result(late.workflowId);
     expect(r.state).toBe('expired');
-    const runs = await runsOfEvent(database.db, late.eventId);
+    const runs = await runsOfEvent(database.db, ORG, late.eventId);
     expect(runs.map((x) => [x.state, x.outcome])).toEqual([['cancelled', 'expired']]);
-    expect((await eventTransitionsOf(database.db, late.eventId)).map((x) => x.state)).toEqual([
+    expect((await eventTransitionsOf(database.db, ORG, late.eventId)).map((x) => x.state)).toEqual([
       'pending',
       'processing',
       'expired',

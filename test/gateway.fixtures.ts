@@ -78,6 +78,7 @@ export async function seedGatewayOrgs(db: Db): Promise<void> {
   // Agents and their permissions are records, operated by Opal; submissions cannot widen them.
   await upsertAgentIdentity(db, {
     orgId: ORG,
+    by: 'test-admin',
     agentId: BILL_AGENT,
     operatorUserId: OPERATOR,
     allowedWorkflows: [
@@ -90,6 +91,7 @@ export async function seedGatewayOrgs(db: Db): Promise<void> {
   });
   await upsertAgentIdentity(db, {
     orgId: ORG,
+    by: 'test-admin',
     agentId: POSTING_AGENT,
     operatorUserId: OPERATOR,
     allowedWorkflows: ['journal.post'],

@@ -182,7 +182,11 @@ describe('POST /v1/orgs/:org/inbound-email', () => {
   beforeAll(async () => {
     // Callers authenticate with a key the platform issued (a salted hash is stored).
     ritaKey = (
-      await issueApiKey(env.deps().db, { kind: 'user', userId: 'rita' }, { issuedBy: 'test' })
+      await issueApiKey(
+        env.deps().db,
+        { kind: 'user', userId: 'rita' },
+        { issuedBy: 'test', orgId: ORG },
+      )
     ).key;
     server = createApiServer(env.deps());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

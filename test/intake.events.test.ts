@@ -54,7 +54,7 @@ describe('connector sync → connector.statement_imported events', () => {
     expect(r.events.map((e) => e.status)).toEqual(['accepted', 'accepted']);
     // The event's own workflow records it; once terminal, its row is there.
     for (const e of r.events) expect((await rt.events.result(e.workflowId)).state).toBe('ignored');
-    const stored = await Promise.all(r.events.map((e) => getEvent(database.db, e.eventId)));
+    const stored = await Promise.all(r.events.map((e) => getEvent(database.db, ORG, e.eventId)));
     const payloads = stored.map(
       (s) => s?.payload as { file: { statementIndex: number }; statement: { lines: unknown[] } },
     );
@@ -92,7 +92,7 @@ describe('inbound email → email.received events', () => {
     ]);
     expect(r.event.status).toBe('accepted');
     expect((await rt.events.result(r.event.workflowId)).state).toBe('ignored');
-    const stored = await getEvent(database.db, r.event.eventId);
+    const stored = await getEvent(database.db, ORG, r.event.eventId);
     expect(stored?.type).toBe('email.received');
     expect(JSON.stringify(stored?.payload)).not.toContain('"bytes"');
   });

@@ -79,16 +79,21 @@ beforeAll(async () => {
     agentId: AGENT,
     operatorUserId: 'arnold',
     allowedWorkflows: ['vendor.create'],
+    by: 'test',
   });
   const issued = await issueApiKey(
     database.db,
     { kind: 'agent', orgId: ORG, agentId: AGENT },
-    { issuedBy: 'test' },
+    { issuedBy: 'test', orgId: ORG },
   );
   agentKey = issued.key;
   agentKeyId = issued.keyId;
   userKey = (
-    await issueApiKey(database.db, { kind: 'user', userId: 'arnold' }, { issuedBy: 'test' })
+    await issueApiKey(
+      database.db,
+      { kind: 'user', userId: 'arnold' },
+      { issuedBy: 'test', orgId: ORG },
+    )
   ).key;
   http = await startMcpHttpServer(
     { db: database.db, client: rt.client, taskQueue: rt.taskQueue, agentsDir: agents.dir },

@@ -1,9 +1,38 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { createTestDatabase } from './support/database';
 import type { Database } from '../db/connection';
 import { getResult, recordDecision, recordRequest, storeResult } from '../db/repositories/analysis';
 import { auditTrail, verifyAuditChain } from '../db/repositories/audit';
-import { DuplicateDocumentIdError, getDocument, storeDocument } from '../db/repositories/documents';
+import {
+  DuplicateDocumentIdError,
+  discardPages,
+  getDocument,
+  getDocumentBytes,
+  loadPage,
+  loadPages,
+  searchChunks,
+  setDocumentStatus,
+  storeDocument,
+  storePages,
+} from '../db/repositories/documents';
+import {
+  eventTransitionsOf,
+  getEvent,
+  insertAcceptedEvent,
+  recordEventTransition,
+} from '../db/repositories/events';
+import {
+  appendRunProgress,
+  getModelCall,
+  getRunRecord,
+  insertRun,
+  linkRunSubmission,
+  recordModelCall,
+  recordRunTransition,
+  releaseModelCall,
+  reserveModelCall,
+  runsOfEvent,
+} from '../db/repositories/agent-runs';
 import { getSubmission } from '../db/repositories/gateway';
 import { getAccounts, getEntry, periodStatus } from '../db/repositories/ledger';
 import { getVendor } from '../db/repositories/master-data';
@@ -207,30 +236,200 @@ describe('two orgs, identical ids', () => {
     }
   });
 
-  it('documents: an id another org uses is refused, never overwritten or shared', async () => {
+  it('documents, their files, pages and chunks: the same id in each org, each its own', async () => {
     const bytes = (s: string) => new TextEncoder().encode(s);
-    const a = await storeDocument(database.db, {
-      id: SAME,
-      idIsExplicit: true,
-      orgId: ORG,
-      title: 'A',
-      docType: null,
-      mimeType: 'text/plain',
-      bytes: bytes('acme only'),
-    });
-    expect(a.created).toBe(true);
+    for (const { org } of ORGS) {
+      const r = await storeDocument(database.db, {
+        id: SAME,
+        idIsExplicit: true,
+        orgId: org,
+        title: `Title of ${org}`,
+        docType: null,
+        mimeType: 'text/plain',
+        bytes: bytes(`revenue of ${org} only`),
+      });
+      expect(r).toMatchObject({ created: true, document: { id: SAME, orgId: org } });
+      const text = `revenue of ${org} only`;
+      await storePages(database.db, org, SAME, [
+        { page: 0, text, chunks: [{ chunkIndex: 0, charStart: 0, charEnd: text.length, text }] },
+      ]);
+      await setDocumentStatus(database.db, org, SAME, { status: 'ready', pageCount: 1 });
+    }
+    // Within one org the id still names one content: another file under it is refused.
     await expect(
       storeDocument(database.db, {
         id: SAME,
         idIsExplicit: true,
-        orgId: OTHER_ORG,
-        title: 'B',
+        orgId: ORG,
+        title: 'Other',
         docType: null,
         mimeType: 'text/plain',
-        bytes: bytes('globex only'),
+        bytes: bytes('different content'),
       }),
     ).rejects.toBeInstanceOf(DuplicateDocumentIdError);
-    expect(await getDocument(database.db, OTHER_ORG, SAME)).toBeUndefined();
-    expect((await getDocument(database.db, ORG, SAME))?.title).toBe('A');
+    for (const { org } of ORGS) {
+      const other = org === ORG ? OTHER_ORG : ORG;
+      expect(await getDocument(database.db, org, SAME)).toMatchObject({
+        title: `Title of ${org}`,
+        status: 'ready',
+        pagesDone: 1,
+      });
+      expect((await getDocumentBytes(database.db, org, SAME))?.toString()).toBe(
+        `revenue of ${org} only`,
+      );
+      expect(await loadPages(database.db, org, SAME)).toEqual([
+        { page: 0, text: `revenue of ${org} only` },
+      ]);
+      expect(await loadPage(database.db, org, SAME, 0)).toBe(`revenue of ${org} only`);
+      const hits = await searchChunks(database.db, org, [SAME], 'revenue', 10);
+      expect(hits.map((h) => h.quote)).toEqual([`revenue of ${org} only`]);
+      expect(await searchChunks(database.db, org, [SAME], other, 10)).toEqual([]);
+    }
+    // A failed re-ingestion in one org discards only that org's pages.
+    await discardPages(database.db, ORG, SAME);
+    expect(await loadPages(database.db, ORG, SAME)).toEqual([]);
+    expect(await loadPages(database.db, OTHER_ORG, SAME)).toHaveLength(1);
+    // A page can only point at a document of its own org (composite foreign key).
+    await storeDocument(database.db, {
+      id: 'globex-only',
+      orgId: OTHER_ORG,
+      title: 'G',
+      docType: null,
+      mimeType: 'text/plain',
+      bytes: bytes('globex-only content'),
+    });
+    await expect(
+      database.db.execute(
+        sql`insert into document_pages (org_id, document_id, page, text) values (${ORG}, 'globex-only', 0, 'x')`,
+      ),
+    ).rejects.toMatchObject({ cause: { code: '23503' } });
+  });
+
+  it('events and their transitions: the same event id in each org, each its own', async () => {
+    const at = new Date('2026-01-01T00:00:00Z');
+    for (const { org } of ORGS)
+      await insertAcceptedEvent(database.db, {
+        id: SAME,
+        orgId: org,
+        type: 'document.received',
+        source: 'connector',
+        payload: { from: org },
+        dedupKey: `dedup-${org}`,
+        workflowId: `event:${org}:${SAME}`,
+        causation: null,
+        acceptedAt: at,
+      });
+    await recordEventTransition(database.db, {
+      orgId: ORG,
+      eventId: SAME,
+      seq: 2,
+      state: 'processing',
+      detail: 'acme only',
+      at,
+      attempts: 1,
+    });
+    expect(await getEvent(database.db, ORG, SAME)).toMatchObject({
+      payload: { from: ORG },
+      state: 'processing',
+    });
+    expect(await getEvent(database.db, OTHER_ORG, SAME)).toMatchObject({
+      payload: { from: OTHER_ORG },
+      state: 'pending',
+    });
+    expect((await eventTransitionsOf(database.db, ORG, SAME)).map((t) => t.state)).toEqual([
+      'pending',
+      'processing',
+    ]);
+    expect((await eventTransitionsOf(database.db, OTHER_ORG, SAME)).map((t) => t.state)).toEqual([
+      'pending',
+    ]);
+  });
+
+  it('agent runs, their transitions, progress, submissions and model calls: per org', async () => {
+    const at = new Date('2026-01-01T00:00:00Z');
+    for (const { org } of ORGS) {
+      await insertRun(database.db, {
+        id: SAME,
+        orgId: org,
+        agentType: 'document_analyst',
+        eventId: SAME,
+        attempt: 1,
+        executionMode: 'code',
+        trigger: { org },
+        createdAt: at,
+      });
+      await appendRunProgress(database.db, {
+        orgId: org,
+        runId: SAME,
+        seq: 1,
+        message: `progress of ${org}`,
+        data: null,
+        at,
+      });
+      await linkRunSubmission(database.db, {
+        orgId: org,
+        runId: SAME,
+        submissionId: SAME,
+        kind: 'bill.post',
+        outcome: org === ORG ? 'applied' : null,
+        at,
+      });
+      expect(
+        await reserveModelCall(database.db, {
+          id: SAME,
+          runId: SAME,
+          orgId: org,
+          agentType: 'document_analyst',
+          month: '2026-01',
+          modelTier: 'fast',
+          model: 'm',
+          reservedMicroUsd: 100n,
+          runLimitMicroUsd: 1_000n,
+          orgMonthlyLimitMicroUsd: null,
+          at,
+        }),
+      ).toEqual({ ok: true });
+    }
+    await recordRunTransition(database.db, {
+      orgId: ORG,
+      runId: SAME,
+      seq: 1,
+      state: 'completed',
+      detail: null,
+      at,
+      outcome: 'succeeded',
+    });
+    await recordModelCall(database.db, {
+      orgId: ORG,
+      id: SAME,
+      inputTokens: 10,
+      outputTokens: 5,
+      cacheCreationTokens: 0,
+      cacheReadTokens: 0,
+      costMicroUsd: 42n,
+      response: { from: ORG },
+    });
+    await releaseModelCall(database.db, OTHER_ORG, SAME);
+    const mine = await getRunRecord(database.db, ORG, SAME);
+    const theirs = await getRunRecord(database.db, OTHER_ORG, SAME);
+    expect(mine?.run).toMatchObject({ orgId: ORG, state: 'completed', trigger: { org: ORG } });
+    expect(theirs?.run).toMatchObject({ orgId: OTHER_ORG, state: 'pending' });
+    expect(mine?.transitions.map((t) => t.state)).toEqual(['pending', 'completed']);
+    expect(theirs?.transitions.map((t) => t.state)).toEqual(['pending']);
+    expect(mine?.progress.map((p) => p.message)).toEqual([`progress of ${ORG}`]);
+    expect(theirs?.progress.map((p) => p.message)).toEqual([`progress of ${OTHER_ORG}`]);
+    expect(mine?.submissions.map((x) => x.outcome)).toEqual(['applied']);
+    expect(theirs?.submissions.map((x) => x.outcome)).toEqual([null]);
+    expect(await getModelCall(database.db, ORG, SAME)).toMatchObject({
+      status: 'recorded',
+      costMicroUsd: 42n,
+    });
+    expect(await getModelCall(database.db, OTHER_ORG, SAME)).toMatchObject({
+      status: 'released',
+      costMicroUsd: 0n,
+    });
+    expect((await runsOfEvent(database.db, OTHER_ORG, SAME)).map((r) => r.orgId)).toEqual([
+      OTHER_ORG,
+    ]);
   });
 });

@@ -55,6 +55,8 @@ export const ErrorType = {
   AnswererNotAuthorized: 'AnswererNotAuthorized',
   RequestNotOpen: 'RequestNotOpen',
   LoopBreaker: 'LoopBreaker',
+  // Uploaded documents: text extraction ran past its time or memory limit (a hostile file).
+  ExtractionLimitExceeded: 'ExtractionLimitExceeded',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 

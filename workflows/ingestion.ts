@@ -7,7 +7,7 @@ import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors
 // heartbeat timeout is what detects a dead worker, and the retry resumes after stored pages.
 const { ingestDocument } = proxyActivities<ReturnType<typeof createDocumentActivities>>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '60 seconds',
+  heartbeatTimeout: '20 seconds',
   retry: {
     initialInterval: '2s',
     backoffCoefficient: 2,

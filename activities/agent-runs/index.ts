@@ -1,3 +1,4 @@
+import { heartbeating } from '../heartbeating';
 import { createHash } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
@@ -71,6 +72,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
 
     /** Records a state change with its time (and the outcome when terminal). */
     async agentRunTransition(t: {
+      orgId: string;
       runId: string;
       seq: number;
       state: AgentRunState;
@@ -86,6 +88,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
 
     /** Appends one line to the run's progress log. */
     async agentRunProgress(p: {
+      orgId: string;
       runId: string;
       seq: number;
       message: string;
@@ -93,6 +96,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
       atMs: number;
     }): Promise<void> {
       await appendRunProgress(db, {
+        orgId: p.orgId,
         runId: p.runId,
         seq: p.seq,
         message: p.message,
@@ -103,6 +107,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
 
     /** Links a gateway submission to the run (the submission's submitter names the run). */
     async agentLinkSubmission(l: {
+      orgId: string;
       runId: string;
       submissionId: string;
       kind: string;
@@ -139,7 +144,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
           ErrorType.InvalidToolInput,
           `${c.name}: ${input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
         );
-      const out = def.output.safeParse(await impl(db, c.orgId, input.data));
+      const out = def.output.safeParse(await heartbeating(() => impl(db, c.orgId, input.data)));
       if (!out.success)
         throw permanentFailure(
           ErrorType.InvalidToolOutput,
@@ -173,21 +178,30 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
       callSeq: number;
       input: ToolInput<'analyze_document'>;
     }): Promise<ToolOutput<'analyze_document'>> {
-      const analysis = new AnalysisClient(deps.client, deps.taskQueue);
-      const digest = createHash('sha256').update(c.runId).digest('hex').slice(0, 24);
-      const requestId = `agent-${digest}-q${c.callSeq}`;
-      await analysis.start({ requestId, orgId: c.orgId, requestedBy: 'agent', ...c.input });
-      const view = await analysis.settle(c.orgId, requestId, deps.analysisSettleMs ?? 9 * 60_000);
-      const outcome =
-        view.status === 'completed' ? (view.result?.outcome ?? 'completed') : view.status;
-      const answer = view.result?.answer?.text ?? view.proposedAnswer?.text ?? null;
-      return { requestId, outcome, answer };
+      return heartbeating(() => analyzeDocument(c));
     },
 
     /** One model call with its budget checked first (see model.ts). */
     async agentCallModel(input: CallModelInput): Promise<CallModelResult> {
-      return callModel(deps, input);
+      return heartbeating(() => callModel(deps, input));
     },
   };
+
+  async function analyzeDocument(c: {
+    orgId: string;
+    runId: string;
+    callSeq: number;
+    input: ToolInput<'analyze_document'>;
+  }): Promise<ToolOutput<'analyze_document'>> {
+    const analysis = new AnalysisClient(deps.client, deps.taskQueue);
+    const digest = createHash('sha256').update(c.runId).digest('hex').slice(0, 24);
+    const requestId = `agent-${digest}-q${c.callSeq}`;
+    await analysis.start({ requestId, orgId: c.orgId, requestedBy: 'agent', ...c.input });
+    const view = await analysis.settle(c.orgId, requestId, deps.analysisSettleMs ?? 9 * 60_000);
+    const outcome =
+      view.status === 'completed' ? (view.result?.outcome ?? 'completed') : view.status;
+    const answer = view.result?.answer?.text ?? view.proposedAnswer?.text ?? null;
+    return { requestId, outcome, answer };
+  }
 }
 export type AgentRunsActivities = ReturnType<typeof createAgentRunsActivities>;

@@ -69,7 +69,7 @@ export async function callModel(
   input: CallModelInput,
 ): Promise<CallModelResult> {
   const price = deps.prices[input.tier];
-  const done = await getModelCall(deps.db, input.callId);
+  const done = await getModelCall(deps.db, input.orgId, input.callId);
   if (done?.status === 'recorded' && done.response) {
     const usage: Usage = {
       inputTokens: done.inputTokens,
@@ -128,7 +128,7 @@ export async function callModel(
   try {
     msg = await deps.anthropic.messages.create(request);
   } catch (err) {
-    await releaseModelCall(deps.db, input.callId);
+    await releaseModelCall(deps.db, input.orgId, input.callId);
     throw err;
   }
   const usage: Usage = {
@@ -146,6 +146,7 @@ export async function callModel(
         : [],
   );
   await recordModelCall(deps.db, {
+    orgId: input.orgId,
     id: input.callId,
     ...usage,
     costMicroUsd: cost,

@@ -119,7 +119,7 @@ export function reportYear(pages: { page: number; text: string }[]): number | nu
 export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) {
   return async function extract_metric(raw: ToolInput<'extract_metric'>): Promise<Output> {
     const input = TOOL_SCHEMAS.extract_metric.input.parse(raw);
-    const docPages = await pages.pages(input.docId);
+    const docPages = await pages.pages(input.orgId, input.docId);
     let result = answerQuestion({
       question: input.question,
       pages: docPages,

@@ -30,7 +30,7 @@ export function createFlagDisclosure(pages: PageStore) {
   ): Promise<ToolOutput<'flag_disclosure'>> {
     const input = TOOL_SCHEMAS.flag_disclosure.input.parse(raw);
     const docs = await Promise.all(
-      input.docIds.map(async (id) => ({ id, pages: await pages.pages(id) })),
+      input.docIds.map(async (id) => ({ id, pages: await pages.pages(input.orgId, id) })),
     );
     const flags: Flag[] = [];
 

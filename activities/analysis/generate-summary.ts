@@ -25,7 +25,7 @@ export function createGenerateSummary(pages: PageStore) {
     if (input.queryType === 'classify_document') {
       const types: string[] = [];
       for (const docId of input.docIds) {
-        const docPages = await pages.pages(docId);
+        const docPages = await pages.pages(input.orgId, docId);
         const c = classifyDocument(docPages);
         types.push(`${docId}: ${c.type ?? 'unknown'}`);
         if (c.type && c.page !== null) {

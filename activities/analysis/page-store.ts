@@ -12,12 +12,14 @@ export class PageStore {
     private readonly maxDocuments = 32,
   ) {}
 
-  pages(documentId: string): Promise<{ page: number; text: string }[]> {
-    let hit = this.cache.get(documentId);
+  /** Document ids are per org: the cache key is the (org, document) pair. */
+  pages(orgId: string, documentId: string): Promise<{ page: number; text: string }[]> {
+    const key = JSON.stringify([orgId, documentId]);
+    let hit = this.cache.get(key);
     if (!hit) {
-      hit = loadPages(this.db, documentId);
-      hit.catch(() => this.cache.delete(documentId));
-      this.cache.set(documentId, hit);
+      hit = loadPages(this.db, orgId, documentId);
+      hit.catch(() => this.cache.delete(key));
+      this.cache.set(key, hit);
       if (this.cache.size > this.maxDocuments) {
         const oldest = this.cache.keys().next().value;
         if (oldest !== undefined) this.cache.delete(oldest);

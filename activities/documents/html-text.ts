@@ -31,6 +31,7 @@ const BLOCK = new Set([
 ]);
 const CELL = new Set(['td', 'th']);
 const SKIP = new Set(['script', 'style', 'head', 'noscript', 'template']);
+const PAGE_BREAK_AFTER = /page-break-after\s*:\s*always/i;
 
 export function htmlToPages(html: string): string[] {
   const pages: string[] = [];
@@ -60,6 +61,9 @@ export function htmlToPages(html: string): string[] {
         const style = (attrs.style ?? '').toLowerCase();
         if (/page-break-(before)\s*:\s*always/.test(style)) flushPage();
         if (BLOCK.has(name)) flushLine();
+        // <hr style="page-break-after:always"> and similar close a page after the tag.
+        if (name === 'hr' && Object.values(attrs).some((v) => PAGE_BREAK_AFTER.test(v)))
+          flushPage();
         if (name === 'tr') cellIndex = 0;
         if (CELL.has(name)) {
           if (cellIndex > 0) current += '\uE000';
@@ -76,13 +80,7 @@ export function htmlToPages(html: string): string[] {
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
-  // <hr style="page-break-after:always"> and similar close a page after the tag.
-  parser.write(
-    html.replace(
-      /<hr[^>]*page-break-after\s*:\s*always[^>]*>/gi,
-      '<div style="page-break-before:always"></div>',
-    ),
-  );
+  parser.write(html);
   parser.end();
   flushPage();
   return pages.map((p) => p.replace(/\n{3,}/g, '\n\n'));

@@ -40,6 +40,7 @@ export function createEventsActivities(deps: EventsDeps) {
 
     /** Records one state of the event with its time. */
     async eventTransition(t: {
+      orgId: string;
       eventId: string;
       seq: number;
       state: EventState;

@@ -1,4 +1,5 @@
-import { Context, log } from '@temporalio/activity';
+import { log } from '@temporalio/activity';
+import { heartbeating } from '../heartbeating';
 import type { Db } from '../../db/connection';
 import { appendAudit } from '../../db/repositories/audit';
 import { hasAnyRole } from '../../db/repositories/organizations';
@@ -46,26 +47,6 @@ export interface EvaluateOutput {
   planHash?: string;
   /** Set when this key was already applied (by an earlier run): nothing more to do. */
   alreadyApplied: { effects: Effect[]; entryIds: string[] } | null;
-}
-
-/**
- * Heartbeats while a database call runs, so a killed worker's activity is retried elsewhere
- * within the heartbeat timeout instead of its whole start-to-close timeout.
- */
-async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
-  let ctx: Context | undefined;
-  try {
-    ctx = Context.current();
-  } catch {
-    return fn(); // called outside an activity (a script or a unit test)
-  }
-  ctx.heartbeat();
-  const timer = setInterval(() => ctx?.heartbeat(), 1000);
-  try {
-    return await fn();
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 function actorOf(w: GatewayWrite): string {

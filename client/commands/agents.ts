@@ -65,11 +65,12 @@ export function registerAgentsCommands(program: Command, run: Runner): void {
   agents
     .command('run')
     .description('one run: trigger, states, progress, output, writes, model calls')
+    .requiredOption('--org <org>', 'organization id')
     .requiredOption('--id <runId>', 'agent run id')
     .action(
       run(async (ctx, raw: unknown) => {
-        const o = parseOptions(z.object({ id: z.string().min(1) }), raw);
-        ctx.out.print(await getRunRecord(await ctx.db(), o.id));
+        const o = parseOptions(z.object({ org: z.string().min(1), id: z.string().min(1) }), raw);
+        ctx.out.print(await getRunRecord(await ctx.db(), o.org, o.id));
       }),
     );
 
@@ -100,7 +101,7 @@ export function registerAgentsCommands(program: Command, run: Runner): void {
           raw,
         );
         const db = await ctx.db();
-        await requireAdmin(ctx, o.org);
+        const admin = await requireAdmin(ctx, o.org);
         const allowed = o.allow
           .split(',')
           .map((k) => k.trim())
@@ -119,6 +120,7 @@ export function registerAgentsCommands(program: Command, run: Runner): void {
           agentId: o.agent,
           operatorUserId: o.operator,
           allowedWorkflows: allowed,
+          by: admin,
         });
         ctx.out.print({
           orgId: o.org,

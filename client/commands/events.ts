@@ -25,11 +25,12 @@ export interface RetriedEvent extends Accepted {
  */
 export async function retryEvent(
   ctx: CliContext,
+  orgId: string,
   eventId: string,
   opts: { wait?: boolean } = {},
 ): Promise<RetriedEvent> {
   const db = await ctx.db();
-  const row = await getEvent(db, eventId);
+  const row = await getEvent(db, orgId, eventId);
   if (!row)
     throw new InvalidRequestError(`No event ${eventId}`, [
       { path: 'id', message: 'unknown event' },
@@ -95,19 +96,21 @@ export function registerEventsCommands(program: Command, run: Runner): void {
     .description('one event: its row, every state it passed through, its agent runs')
     .argument('[eventId]', 'event id (or --id)')
     .option('--id <eventId>', 'event id')
+    .requiredOption('--org <org>', 'organization id')
     .action(
-      run(async (ctx, arg: string | undefined, raw: { id?: string }) => {
+      run(async (ctx, arg: string | undefined, raw: { id?: string; org: string }) => {
         const id = parseOptions(z.string({ error: 'give the event id' }).min(1), arg ?? raw.id);
+        const org = parseOptions(z.string().min(1), raw.org);
         const db = await ctx.db();
-        const event = await getEvent(db, id);
+        const event = await getEvent(db, org, id);
         if (!event)
           throw new InvalidRequestError(`No event ${id}`, [
             { path: 'id', message: 'unknown event' },
           ]);
         ctx.out.print({
           event,
-          transitions: await eventTransitionsOf(db, id),
-          runs: await runsOfEvent(db, id),
+          transitions: await eventTransitionsOf(db, org, id),
+          runs: await runsOfEvent(db, org, id),
         });
       }),
     );
@@ -146,10 +149,12 @@ export function registerEventsCommands(program: Command, run: Runner): void {
     .command('retry')
     .description('retry a failed or expired event: its envelope is accepted again')
     .argument('<eventId>', 'the failed event')
+    .requiredOption('--org <org>', 'organization id')
     .option('--wait', 'wait for the retried event to finish and print its outcome')
     .action(
-      run(async (ctx, id: string, raw: { wait?: boolean }) => {
-        const retried = await retryEvent(ctx, id, { wait: raw.wait === true });
+      run(async (ctx, id: string, raw: { wait?: boolean; org: string }) => {
+        const org = parseOptions(z.string().min(1), raw.org);
+        const retried = await retryEvent(ctx, org, id, { wait: raw.wait === true });
         ctx.out.print(retried);
         if (retried.result && retried.result.state !== 'completed') process.exitCode = 1;
       }),

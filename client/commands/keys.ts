@@ -54,7 +54,7 @@ export function registerKeysCommands(program: Command, run: Runner): void {
           o.user !== undefined
             ? { kind: 'user', userId: o.user }
             : { kind: 'agent', orgId: o.org, agentId: o.agent as string },
-          { issuedBy: admin, ttlDays: o.days, label: o.label },
+          { issuedBy: admin, orgId: o.org, ttlDays: o.days, label: o.label },
         );
         ctx.out.print({
           ...issued,

@@ -85,12 +85,19 @@ export async function insertRun(
     const inserted = await tx
       .insert(agentRuns)
       .values({ ...r, state: 'pending' })
-      .onConflictDoNothing({ target: agentRuns.id })
+      .onConflictDoNothing({ target: [agentRuns.orgId, agentRuns.id] })
       .returning({ id: agentRuns.id });
     if (inserted.length > 0)
       await tx
         .insert(agentRunTransitions)
-        .values({ runId: r.id, seq: 0, state: 'pending', detail: null, at: r.createdAt })
+        .values({
+          orgId: r.orgId,
+          runId: r.id,
+          seq: 0,
+          state: 'pending',
+          detail: null,
+          at: r.createdAt,
+        })
         .onConflictDoNothing();
   });
 }
@@ -98,6 +105,7 @@ export async function insertRun(
 export async function recordRunTransition(
   db: Db,
   t: {
+    orgId: string;
     runId: string;
     seq: number;
     state: AgentRunState;
@@ -111,7 +119,14 @@ export async function recordRunTransition(
   await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(agentRunTransitions)
-      .values({ runId: t.runId, seq: t.seq, state: t.state, detail: t.detail, at: t.at })
+      .values({
+        orgId: t.orgId,
+        runId: t.runId,
+        seq: t.seq,
+        state: t.state,
+        detail: t.detail,
+        at: t.at,
+      })
       .onConflictDoNothing()
       .returning({ seq: agentRunTransitions.seq });
     if (inserted.length === 0) return;
@@ -126,56 +141,77 @@ export async function recordRunTransition(
         ...(t.reason !== undefined ? { reason: t.reason } : {}),
         ...(t.output !== undefined ? { output: t.output } : {}),
       })
-      .where(eq(agentRuns.id, t.runId));
+      .where(and(eq(agentRuns.orgId, t.orgId), eq(agentRuns.id, t.runId)));
   });
 }
 
 export async function appendRunProgress(
   db: Db,
-  p: { runId: string; seq: number; message: string; data: unknown; at: Date },
+  p: { orgId: string; runId: string; seq: number; message: string; data: unknown; at: Date },
 ): Promise<void> {
   await db.insert(agentRunProgress).values(p).onConflictDoNothing();
 }
 
 export async function linkRunSubmission(
   db: Db,
-  l: { runId: string; submissionId: string; kind: string; outcome: string | null; at: Date },
+  l: {
+    orgId: string;
+    runId: string;
+    submissionId: string;
+    kind: string;
+    outcome: string | null;
+    at: Date;
+  },
 ): Promise<void> {
   await db
     .insert(agentRunSubmissions)
     .values(l)
     .onConflictDoUpdate({
-      target: [agentRunSubmissions.runId, agentRunSubmissions.submissionId],
+      target: [
+        agentRunSubmissions.orgId,
+        agentRunSubmissions.runId,
+        agentRunSubmissions.submissionId,
+      ],
       set: { outcome: l.outcome, at: l.at },
     });
 }
 
 /** Everything an operator inspects about one run. */
-export async function getRunRecord(db: Db, runId: string) {
-  const [run] = await db.select().from(agentRuns).where(eq(agentRuns.id, runId));
+export async function getRunRecord(db: Db, orgId: string, runId: string) {
+  const [run] = await db
+    .select()
+    .from(agentRuns)
+    .where(and(eq(agentRuns.orgId, orgId), eq(agentRuns.id, runId)));
   if (!run) return undefined;
   const [transitions, progress, submissions, calls] = await Promise.all([
     db
       .select()
       .from(agentRunTransitions)
-      .where(eq(agentRunTransitions.runId, runId))
+      .where(and(eq(agentRunTransitions.orgId, orgId), eq(agentRunTransitions.runId, runId)))
       .orderBy(asc(agentRunTransitions.seq)),
     db
       .select()
       .from(agentRunProgress)
-      .where(eq(agentRunProgress.runId, runId))
+      .where(and(eq(agentRunProgress.orgId, orgId), eq(agentRunProgress.runId, runId)))
       .orderBy(asc(agentRunProgress.seq)),
-    db.select().from(agentRunSubmissions).where(eq(agentRunSubmissions.runId, runId)),
-    db.select().from(modelCalls).where(eq(modelCalls.runId, runId)).orderBy(asc(modelCalls.at)),
+    db
+      .select()
+      .from(agentRunSubmissions)
+      .where(and(eq(agentRunSubmissions.orgId, orgId), eq(agentRunSubmissions.runId, runId))),
+    db
+      .select()
+      .from(modelCalls)
+      .where(and(eq(modelCalls.orgId, orgId), eq(modelCalls.runId, runId)))
+      .orderBy(asc(modelCalls.at)),
   ]);
   return { run, transitions, progress, submissions, modelCalls: calls };
 }
 
-export async function runsOfEvent(db: Db, eventId: string) {
+export async function runsOfEvent(db: Db, orgId: string, eventId: string) {
   return db
     .select()
     .from(agentRuns)
-    .where(eq(agentRuns.eventId, eventId))
+    .where(and(eq(agentRuns.orgId, orgId), eq(agentRuns.eventId, eventId)))
     .orderBy(asc(agentRuns.createdAt));
 }
 
@@ -190,8 +226,15 @@ export async function runsOfOrg(db: Db, orgId: string, states?: AgentRunState[])
 
 export type ModelCallRow = typeof modelCalls.$inferSelect;
 
-export async function getModelCall(db: Db, id: string): Promise<ModelCallRow | undefined> {
-  const [row] = await db.select().from(modelCalls).where(eq(modelCalls.id, id));
+export async function getModelCall(
+  db: Db,
+  orgId: string,
+  id: string,
+): Promise<ModelCallRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(modelCalls)
+    .where(and(eq(modelCalls.orgId, orgId), eq(modelCalls.id, id)));
   return row;
 }
 
@@ -225,12 +268,15 @@ export async function reserveModelCall(
 ): Promise<ReserveOutcome> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`model-budget:${c.orgId}`}))`);
-    const [existing] = await tx.select().from(modelCalls).where(eq(modelCalls.id, c.id));
+    const [existing] = await tx
+      .select()
+      .from(modelCalls)
+      .where(and(eq(modelCalls.orgId, c.orgId), eq(modelCalls.id, c.id)));
     if (existing) return { ok: true } as const;
     const [run] = await tx
       .select({ v: committed })
       .from(modelCalls)
-      .where(eq(modelCalls.runId, c.runId));
+      .where(and(eq(modelCalls.orgId, c.orgId), eq(modelCalls.runId, c.runId)));
     const runCommitted = BigInt(run?.v ?? '0');
     if (runCommitted + c.reservedMicroUsd > c.runLimitMicroUsd)
       return {
@@ -262,6 +308,7 @@ export async function reserveModelCall(
 export async function recordModelCall(
   db: Db,
   r: {
+    orgId: string;
     id: string;
     inputTokens: number;
     outputTokens: number;
@@ -271,18 +318,20 @@ export async function recordModelCall(
     response: unknown;
   },
 ): Promise<void> {
-  const { id, ...rest } = r;
+  const { orgId, id, ...rest } = r;
   await db
     .update(modelCalls)
     .set({ ...rest, status: 'recorded' })
-    .where(eq(modelCalls.id, id));
+    .where(and(eq(modelCalls.orgId, orgId), eq(modelCalls.id, id)));
 }
 
-export async function releaseModelCall(db: Db, id: string): Promise<void> {
+export async function releaseModelCall(db: Db, orgId: string, id: string): Promise<void> {
   await db
     .update(modelCalls)
     .set({ status: 'released' })
-    .where(and(eq(modelCalls.id, id), eq(modelCalls.status, 'reserved')));
+    .where(
+      and(eq(modelCalls.orgId, orgId), eq(modelCalls.id, id), eq(modelCalls.status, 'reserved')),
+    );
 }
 
 export interface CostRollupRow {

@@ -31,8 +31,22 @@ export type IssueTarget =
 export async function issueApiKey(
   db: Db,
   target: IssueTarget,
-  opts: { issuedBy: string; label?: string; ttlDays?: number; now?: Date },
+  opts: {
+    issuedBy: string;
+    /**
+     * The org whose admin issues the key: its audit chain records the issuance (and the
+     * revocation). An agent key is its agent's org's.
+     */
+    orgId: string;
+    label?: string;
+    ttlDays?: number;
+    now?: Date;
+  },
 ): Promise<{ key: string; keyId: string; expiresAt: string }> {
+  if (target.kind === 'agent' && target.orgId !== opts.orgId)
+    throw new RangeError(
+      `An agent key of org ${target.orgId} is issued there, not in ${opts.orgId}`,
+    );
   const ttl = opts.ttlDays ?? DEFAULT_KEY_TTL_DAYS;
   if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_KEY_TTL_DAYS)
     throw new RangeError(`A key lives 1 to ${MAX_KEY_TTL_DAYS} days, not ${ttl}`);
@@ -50,6 +64,7 @@ export async function issueApiKey(
     label:
       opts.label ?? (target.kind === 'user' ? target.userId : `${target.orgId}/${target.agentId}`),
     issuedBy: opts.issuedBy,
+    orgId: opts.orgId,
     createdAt: now,
     expiresAt,
   });
@@ -126,28 +141,45 @@ export async function getAgentIdentity(
   return row;
 }
 
-/** Registers an agent (or updates its permissions and operator); the enabled flag is kept. */
+/**
+ * Registers an agent (or updates its permissions and operator); the enabled flag is kept. The
+ * database audits the registration or change under `by` (the admin), on the org's chain.
+ */
 export async function upsertAgentIdentity(
   db: Db,
-  a: { orgId: string; agentId: string; operatorUserId: string; allowedWorkflows: string[] },
+  a: {
+    orgId: string;
+    agentId: string;
+    operatorUserId: string;
+    allowedWorkflows: string[];
+    by: string;
+  },
 ): Promise<void> {
+  const { by, ...row } = a;
   await db
     .insert(agentIdentities)
-    .values(a)
+    .values({ ...row, updatedBy: by })
     .onConflictDoUpdate({
       target: [agentIdentities.orgId, agentIdentities.agentId],
       set: {
         operatorUserId: a.operatorUserId,
         allowedWorkflows: a.allowedWorkflows,
         updatedAt: sql`now()`,
+        updatedBy: by,
       },
     });
 }
 
-export async function setAgentEnabled(db: Db, orgId: string, agentId: string, enabled: boolean) {
+export async function setAgentEnabled(
+  db: Db,
+  orgId: string,
+  agentId: string,
+  enabled: boolean,
+  by: string,
+) {
   await db
     .update(agentIdentities)
-    .set({ enabled, updatedAt: sql`now()` })
+    .set({ enabled, updatedAt: sql`now()`, updatedBy: by })
     .where(and(eq(agentIdentities.orgId, orgId), eq(agentIdentities.agentId, agentId)));
 }
 

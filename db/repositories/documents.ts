@@ -67,10 +67,10 @@ export async function storeDocument(
     const clash = await tx
       .select({ orgId: documents.orgId })
       .from(documents)
-      .where(eq(documents.id, id));
+      .where(and(eq(documents.orgId, d.orgId), eq(documents.id, id)));
     if (clash[0]) {
-      // Ids are global: a name already used for other content gets the content hash appended
-      // when it was only derived from a file name, and is refused when the caller chose it.
+      // Ids are per org: a name the org already uses for other content gets the content hash
+      // appended when it was only derived from a file name, and is refused when chosen.
       if (d.idIsExplicit) {
         throw new DuplicateDocumentIdError(
           `Document id "${d.id}" is already used for different content`,
@@ -90,7 +90,9 @@ export async function storeDocument(
         byteSize: d.bytes.byteLength,
       })
       .returning(docColumns);
-    await tx.insert(documentFiles).values({ documentId: id, bytes: Buffer.from(d.bytes) });
+    await tx
+      .insert(documentFiles)
+      .values({ orgId: d.orgId, documentId: id, bytes: Buffer.from(d.bytes) });
     return { document: row as StoredDocument, created: true };
   });
 }
@@ -127,16 +129,21 @@ export async function listDocuments(db: Db, orgId: string): Promise<StoredDocume
     .orderBy(asc(documents.id));
 }
 
-export async function getDocumentBytes(db: Db, id: string): Promise<Buffer | undefined> {
+export async function getDocumentBytes(
+  db: Db,
+  orgId: string,
+  id: string,
+): Promise<Buffer | undefined> {
   const rows = await db
     .select({ bytes: documentFiles.bytes })
     .from(documentFiles)
-    .where(eq(documentFiles.documentId, id));
+    .where(and(eq(documentFiles.orgId, orgId), eq(documentFiles.documentId, id)));
   return rows[0]?.bytes;
 }
 
 export async function setDocumentStatus(
   db: Db,
+  orgId: string,
   id: string,
   patch: {
     status: DocumentStatus;
@@ -147,7 +154,10 @@ export async function setDocumentStatus(
     ingestMs?: number;
   },
 ): Promise<void> {
-  await db.update(documents).set(patch).where(eq(documents.id, id));
+  await db
+    .update(documents)
+    .set(patch)
+    .where(and(eq(documents.orgId, orgId), eq(documents.id, id)));
 }
 
 export interface PageWithChunks {
@@ -167,7 +177,7 @@ export async function storePages(
   await db.transaction(async (tx) => {
     await tx
       .insert(documentPages)
-      .values(batch.map((p) => ({ documentId, page: p.page, text: p.text })))
+      .values(batch.map((p) => ({ orgId, documentId, page: p.page, text: p.text })))
       .onConflictDoNothing();
     const chunkRows = batch.flatMap((p) =>
       p.chunks.map((c) => ({ orgId, documentId, page: p.page, ...c })),
@@ -182,35 +192,41 @@ export async function storePages(
     await tx
       .update(documents)
       .set({ pagesDone: sql`greatest(${documents.pagesDone}, ${maxPage + 1})` })
-      .where(eq(documents.id, documentId));
+      .where(and(eq(documents.orgId, orgId), eq(documents.id, documentId)));
   });
 }
 
 /** Removes everything a failed ingestion wrote, so nothing half-ingested remains searchable. */
-export async function discardPages(db: Db, documentId: string): Promise<void> {
+export async function discardPages(db: Db, orgId: string, documentId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.delete(chunks).where(eq(chunks.documentId, documentId));
-    await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
-    await tx.update(documents).set({ pagesDone: 0 }).where(eq(documents.id, documentId));
+    await tx.delete(chunks).where(and(eq(chunks.orgId, orgId), eq(chunks.documentId, documentId)));
+    await tx
+      .delete(documentPages)
+      .where(and(eq(documentPages.orgId, orgId), eq(documentPages.documentId, documentId)));
+    await tx
+      .update(documents)
+      .set({ pagesDone: 0 })
+      .where(and(eq(documents.orgId, orgId), eq(documents.id, documentId)));
   });
 }
 
-export async function storedPageCount(db: Db, documentId: string): Promise<number> {
+export async function storedPageCount(db: Db, orgId: string, documentId: string): Promise<number> {
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(documentPages)
-    .where(eq(documentPages.documentId, documentId));
+    .where(and(eq(documentPages.orgId, orgId), eq(documentPages.documentId, documentId)));
   return rows[0]?.n ?? 0;
 }
 
 export async function loadPages(
   db: Db,
+  orgId: string,
   documentId: string,
 ): Promise<{ page: number; text: string }[]> {
   return db
     .select({ page: documentPages.page, text: documentPages.text })
     .from(documentPages)
-    .where(eq(documentPages.documentId, documentId))
+    .where(and(eq(documentPages.orgId, orgId), eq(documentPages.documentId, documentId)))
     .orderBy(asc(documentPages.page));
 }
 
@@ -223,10 +239,9 @@ export async function loadPage(
   const rows = await db
     .select({ text: documentPages.text })
     .from(documentPages)
-    .innerJoin(documents, eq(documents.id, documentPages.documentId))
     .where(
       and(
-        eq(documents.orgId, orgId),
+        eq(documentPages.orgId, orgId),
         eq(documentPages.documentId, documentId),
         eq(documentPages.page, page),
       ),

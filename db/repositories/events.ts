@@ -23,12 +23,19 @@ export async function insertAcceptedEvent(
     const inserted = await tx
       .insert(events)
       .values({ ...e, state: 'pending', causation: e.causation ?? null })
-      .onConflictDoNothing({ target: events.id })
+      .onConflictDoNothing({ target: [events.orgId, events.id] })
       .returning({ id: events.id });
     if (inserted.length > 0)
       await tx
         .insert(eventTransitions)
-        .values({ eventId: e.id, seq: 1, state: 'pending', detail: null, at: e.acceptedAt })
+        .values({
+          orgId: e.orgId,
+          eventId: e.id,
+          seq: 1,
+          state: 'pending',
+          detail: null,
+          at: e.acceptedAt,
+        })
         .onConflictDoNothing();
   });
 }
@@ -57,6 +64,7 @@ export async function insertDuplicateEvent(
       detail: `duplicate of active event ${e.duplicateOf}`,
     });
     await tx.insert(eventTransitions).values({
+      orgId: e.orgId,
       eventId: e.id,
       seq: 1,
       state: 'duplicate',
@@ -70,6 +78,7 @@ export async function insertDuplicateEvent(
 export async function recordEventTransition(
   db: Db,
   t: {
+    orgId: string;
     eventId: string;
     seq: number;
     state: EventState;
@@ -81,27 +90,37 @@ export async function recordEventTransition(
   await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(eventTransitions)
-      .values({ eventId: t.eventId, seq: t.seq, state: t.state, detail: t.detail, at: t.at })
+      .values({
+        orgId: t.orgId,
+        eventId: t.eventId,
+        seq: t.seq,
+        state: t.state,
+        detail: t.detail,
+        at: t.at,
+      })
       .onConflictDoNothing()
       .returning({ seq: eventTransitions.seq });
     if (inserted.length === 0) return;
     await tx
       .update(events)
       .set({ state: t.state, detail: t.detail, attempts: t.attempts, updatedAt: t.at })
-      .where(eq(events.id, t.eventId));
+      .where(and(eq(events.orgId, t.orgId), eq(events.id, t.eventId)));
   });
 }
 
-export async function getEvent(db: Db, id: string): Promise<EventRow | undefined> {
-  const [row] = await db.select().from(events).where(eq(events.id, id));
+export async function getEvent(db: Db, orgId: string, id: string): Promise<EventRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.orgId, orgId), eq(events.id, id)));
   return row;
 }
 
-export async function eventTransitionsOf(db: Db, id: string) {
+export async function eventTransitionsOf(db: Db, orgId: string, id: string) {
   return db
     .select()
     .from(eventTransitions)
-    .where(eq(eventTransitions.eventId, id))
+    .where(and(eq(eventTransitions.orgId, orgId), eq(eventTransitions.eventId, id)))
     .orderBy(asc(eventTransitions.seq));
 }
 

@@ -10,6 +10,7 @@ import {
   primaryKey,
   index,
   check,
+  foreignKey,
 } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 
@@ -59,11 +60,11 @@ export const AGENT_RUN_STATES = [
 ] as const;
 export type AgentRunState = (typeof AGENT_RUN_STATES)[number];
 
-/** One row per agent instance (= one agentRunWorkflow run). */
+/** One row per agent instance (= one agentRunWorkflow run), keyed by (org, id). */
 export const agentRuns = pgTable(
   'agent_runs',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -81,6 +82,7 @@ export const agentRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
+    primaryKey({ name: 'agent_runs_org_pk', columns: [t.orgId, t.id] }),
     index('agent_runs_org_agent').on(t.orgId, t.agentType),
     index('agent_runs_event').on(t.eventId),
     check(
@@ -93,45 +95,66 @@ export const agentRuns = pgTable(
 export const agentRunTransitions = pgTable(
   'agent_run_transitions',
   {
-    runId: text('run_id')
-      .notNull()
-      .references(() => agentRuns.id),
+    orgId: text('org_id').notNull(),
+    runId: text('run_id').notNull(),
     seq: integer('seq').notNull(),
     state: text('state').$type<AgentRunState>().notNull(),
     detail: text('detail'),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+  (t) => [
+    primaryKey({ name: 'agent_run_transitions_org_pk', columns: [t.orgId, t.runId, t.seq] }),
+    foreignKey({
+      name: 'agent_run_transitions_run_same_org',
+      columns: [t.orgId, t.runId],
+      foreignColumns: [agentRuns.orgId, agentRuns.id],
+    }),
+  ],
 );
 
 /** The run's progress log: what it did, step by step (seq is the workflow's counter). */
 export const agentRunProgress = pgTable(
   'agent_run_progress',
   {
-    runId: text('run_id')
-      .notNull()
-      .references(() => agentRuns.id),
+    orgId: text('org_id').notNull(),
+    runId: text('run_id').notNull(),
     seq: integer('seq').notNull(),
     message: text('message').notNull(),
     data: jsonb('data'),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+  (t) => [
+    primaryKey({ name: 'agent_run_progress_org_pk', columns: [t.orgId, t.runId, t.seq] }),
+    foreignKey({
+      name: 'agent_run_progress_run_same_org',
+      columns: [t.orgId, t.runId],
+      foreignColumns: [agentRuns.orgId, agentRuns.id],
+    }),
+  ],
 );
 
 /** Run → gateway submissions (the submission's submitter names the run: both directions). */
 export const agentRunSubmissions = pgTable(
   'agent_run_submissions',
   {
-    runId: text('run_id')
-      .notNull()
-      .references(() => agentRuns.id),
+    orgId: text('org_id').notNull(),
+    runId: text('run_id').notNull(),
     submissionId: text('submission_id').notNull(),
     kind: text('kind').notNull(),
     outcome: text('outcome'),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.submissionId] })],
+  (t) => [
+    primaryKey({
+      name: 'agent_run_submissions_org_pk',
+      columns: [t.orgId, t.runId, t.submissionId],
+    }),
+    foreignKey({
+      name: 'agent_run_submissions_run_same_org',
+      columns: [t.orgId, t.runId],
+      foreignColumns: [agentRuns.orgId, agentRuns.id],
+    }),
+  ],
 );
 
 /**
@@ -142,7 +165,7 @@ export const agentRunSubmissions = pgTable(
 export const modelCalls = pgTable(
   'model_calls',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     runId: text('run_id').notNull(),
     orgId: text('org_id').notNull(),
     agentType: text('agent_type').notNull(),
@@ -163,6 +186,7 @@ export const modelCalls = pgTable(
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
+    primaryKey({ name: 'model_calls_org_pk', columns: [t.orgId, t.id] }),
     index('model_calls_run').on(t.runId),
     index('model_calls_org_month').on(t.orgId, t.month),
     check('model_calls_status_known', sql`${t.status} in ('reserved','recorded','released')`),

@@ -30,6 +30,11 @@ export const apiKeys = pgTable(
     secretHash: text('secret_hash').notNull(),
     label: text('label').notNull(),
     issuedBy: text('issued_by').notNull(),
+    /**
+     * The org in whose audit chain the issuance and revocation are recorded: the issuing
+     * admin's org (an agent key: its agent's org). Null only for keys issued before 0011.
+     */
+    orgId: text('org_id').references(() => organizations.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -64,6 +69,8 @@ export const agentIdentities = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who registered or last changed the record (its audit row names them). */
+    updatedBy: text('updated_by'),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.agentId] })],
 );

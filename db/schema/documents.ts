@@ -9,6 +9,7 @@ import {
   index,
   customType,
   check,
+  foreignKey,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
@@ -21,11 +22,14 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 export const DOCUMENT_STATUSES = ['stored', 'ingesting', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
-/** One uploaded filing. The same bytes uploaded twice by one org are one document. */
+/**
+ * One uploaded filing. The same bytes uploaded twice by one org are one document. Keyed by
+ * (org, id): document ids are the uploader's, so two orgs may use the same one.
+ */
 export const documents = pgTable(
   'documents',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -44,30 +48,47 @@ export const documents = pgTable(
     ingestMs: integer('ingest_ms'),
   },
   (t) => [
+    primaryKey({ name: 'documents_org_pk', columns: [t.orgId, t.id] }),
     unique('documents_org_sha256').on(t.orgId, t.sha256),
     check('documents_status_known', sql`${t.status} in ('stored','ingesting','ready','failed')`),
   ],
 );
 
 /** The original bytes, kept in the database so any worker on any machine can ingest them. */
-export const documentFiles = pgTable('document_files', {
-  documentId: text('document_id')
-    .primaryKey()
-    .references(() => documents.id),
-  bytes: bytea('bytes').notNull(),
-});
+export const documentFiles = pgTable(
+  'document_files',
+  {
+    orgId: text('org_id').notNull(),
+    documentId: text('document_id').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'document_files_org_pk', columns: [t.orgId, t.documentId] }),
+    foreignKey({
+      name: 'document_files_document_same_org',
+      columns: [t.orgId, t.documentId],
+      foreignColumns: [documents.orgId, documents.id],
+    }),
+  ],
+);
 
 /** Full text of each page (0-based page index); citation offsets point into this text. */
 export const documentPages = pgTable(
   'document_pages',
   {
-    documentId: text('document_id')
-      .notNull()
-      .references(() => documents.id),
+    orgId: text('org_id').notNull(),
+    documentId: text('document_id').notNull(),
     page: integer('page').notNull(),
     text: text('text').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.documentId, t.page] })],
+  (t) => [
+    primaryKey({ name: 'document_pages_org_pk', columns: [t.orgId, t.documentId, t.page] }),
+    foreignKey({
+      name: 'document_pages_document_same_org',
+      columns: [t.orgId, t.documentId],
+      foreignColumns: [documents.orgId, documents.id],
+    }),
+  ],
 );
 
 /** Retrieval units: a span of one page, ranked by PostgreSQL full-text search. */
@@ -78,9 +99,7 @@ export const chunks = pgTable(
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
-    documentId: text('document_id')
-      .notNull()
-      .references(() => documents.id),
+    documentId: text('document_id').notNull(),
     page: integer('page').notNull(),
     chunkIndex: integer('chunk_index').notNull(),
     charStart: integer('char_start').notNull(),
@@ -91,7 +110,12 @@ export const chunks = pgTable(
       .generatedAlwaysAs(sql`to_tsvector('english', "text")`),
   },
   (t) => [
-    unique('chunks_doc_page_index').on(t.documentId, t.page, t.chunkIndex),
+    unique('chunks_org_doc_page_index').on(t.orgId, t.documentId, t.page, t.chunkIndex),
+    foreignKey({
+      name: 'chunks_document_same_org',
+      columns: [t.orgId, t.documentId],
+      foreignColumns: [documents.orgId, documents.id],
+    }),
     index('chunks_tsv_gin').using('gin', t.tsv),
     index('chunks_org_doc').on(t.orgId, t.documentId),
     check('chunks_offsets_ordered', sql`${t.charStart} >= 0 and ${t.charEnd} > ${t.charStart}`),

@@ -9,6 +9,7 @@ import {
   index,
   uniqueIndex,
   check,
+  foreignKey,
 } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 
@@ -28,11 +29,12 @@ export const EVENT_SOURCES = ['email', 'schedule', 'connector', 'rule', 'agent']
  * One row per accepted event (and one per duplicate, pointing at the event it duplicated).
  * Only an active event (pending/processing) holds its dedup key: the partial unique index is
  * the database's half of "only active events block a duplicate"; the workflow id is the other.
+ * Keyed by (org, id), like every tenant table.
  */
 export const events = pgTable(
   'events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
@@ -50,6 +52,7 @@ export const events = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'events_org_pk', columns: [t.orgId, t.id] }),
     uniqueIndex('events_active_dedup')
       .on(t.orgId, t.type, t.dedupKey)
       .where(sql`${t.state} in ('pending','processing')`),
@@ -73,13 +76,19 @@ export const events = pgTable(
 export const eventTransitions = pgTable(
   'event_transitions',
   {
-    eventId: text('event_id')
-      .notNull()
-      .references(() => events.id),
+    orgId: text('org_id').notNull(),
+    eventId: text('event_id').notNull(),
     seq: integer('seq').notNull(),
     state: text('state').$type<EventState>().notNull(),
     detail: text('detail'),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.seq] })],
+  (t) => [
+    primaryKey({ name: 'event_transitions_org_pk', columns: [t.orgId, t.eventId, t.seq] }),
+    foreignKey({
+      name: 'event_transitions_event_same_org',
+      columns: [t.orgId, t.eventId],
+      foreignColumns: [events.orgId, events.id],
+    }),
+  ],
 );

@@ -58,6 +58,8 @@ const book = proxyLocalActivities<AgentRunsActivities>({
 // Read tools: bounded; a failing tool is reported to the agent, not retried forever.
 const tools = proxyActivities<AgentRunsActivities>({
   startToCloseTimeout: '2m',
+  // The activity heartbeats while it waits: a dead worker's call moves on within seconds.
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '1s',
     maximumAttempts: 3,
@@ -67,6 +69,8 @@ const tools = proxyActivities<AgentRunsActivities>({
 // The analysis pipeline settles within minutes (delivered, or waiting for a reviewer).
 const analysis = proxyActivities<AgentRunsActivities>({
   startToCloseTimeout: '10m',
+  // The activity heartbeats while it waits: a dead worker's call moves on within seconds.
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '2s',
     maximumAttempts: 3,
@@ -76,6 +80,8 @@ const analysis = proxyActivities<AgentRunsActivities>({
 // Model calls: few attempts (each is money); the activity returns a stored reply on retry.
 const llm = proxyActivities<AgentRunsActivities>({
   startToCloseTimeout: '5m',
+  // The activity heartbeats while it waits: a dead worker's call moves on within seconds.
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '2s',
     backoffCoefficient: 2,
@@ -166,6 +172,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     upsertSearchAttributes([{ key: CsState, value: s }]);
     setCurrentDetails(`**${s}** — ${agent.agentType}${detail ? `: ${detail}` : ''}`);
     await book.agentRunTransition({
+      orgId,
       runId,
       seq: ++seq,
       state: s,
@@ -177,6 +184,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
   const log = async (message: string, data?: unknown) => {
     progress.push(message);
     await book.agentRunProgress({
+      orgId,
       runId,
       seq: ++pseq,
       message,
@@ -349,6 +357,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     }
     const link: SubmissionLink = { submissionId, kind: w.kind, outcome: null };
     await book.agentLinkSubmission({
+      orgId,
       runId,
       submissionId,
       kind: w.kind,
@@ -578,6 +587,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     await Promise.all(pending.map((p) => p.done));
     for (const p of pending)
       await book.agentLinkSubmission({
+        orgId,
         runId,
         submissionId: p.link.submissionId,
         kind: p.link.kind,

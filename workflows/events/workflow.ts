@@ -79,6 +79,7 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
     upsertSearchAttributes([{ key: CsState, value: s }]);
     setCurrentDetails(`**${s}** — ${envelope.type}${detail ? `: ${detail}` : ''}`);
     await book.eventTransition({
+      orgId: envelope.orgId,
       eventId,
       seq: ++seq,
       state: s,
@@ -200,6 +201,7 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
       return done(why);
     }
     await book.eventTransition({
+      orgId: envelope.orgId,
       eventId,
       seq: ++seq,
       state: 'processing',

@@ -1,0 +1,137 @@
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { ErrorType } from '../../workflows/errors';
+import { ExtractionRefusal, type ExtractedPages } from './page-extraction';
+
+export interface ExtractionJob {
+  mimeType: string;
+  bytes: Uint8Array;
+  fromPage: number;
+}
+
+export type ExtractionMessage =
+  | { kind: 'progress'; done: number; total: number }
+  | { kind: 'done'; pageCount: number; pages: { page: number; text: string }[] }
+  | { kind: 'refused'; errorType: ErrorType; message: string }
+  | { kind: 'failed'; message: string };
+
+export interface ExtractionLimits {
+  /** Wall time for the whole extraction; past it the thread is terminated and the file refused. */
+  timeLimitMs: number;
+  /** The thread's V8 heap; a file that needs more is refused. */
+  maxMemoryMb: number;
+}
+
+/** Under tsx or ts-jest the sources are .ts: the thread registers tsx before loading its entry. */
+function startWorker(limits: ExtractionLimits): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: limits.maxMemoryMb };
+  if (__filename.endsWith('.ts')) {
+    const entry = join(__dirname, 'page-extraction-worker.ts');
+    const tsx = require.resolve('tsx/cjs');
+    return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, {
+      eval: true,
+      resourceLimits,
+    });
+  }
+  return new Worker(join(__dirname, 'page-extraction-worker.js'), { resourceLimits });
+}
+
+/**
+ * Idle threads kept warm (pdf.js loads once per thread, seconds): a thread that finished its
+ * job cleanly is reused; one that ran past a limit, failed or was cancelled is terminated.
+ */
+const MAX_IDLE = 2;
+const idle: { worker: Worker; memoryMb: number }[] = [];
+
+function acquire(limits: ExtractionLimits): Worker {
+  const i = idle.findIndex((w) => w.memoryMb === limits.maxMemoryMb);
+  if (i >= 0) {
+    const [{ worker }] = idle.splice(i, 1) as [{ worker: Worker; memoryMb: number }];
+    worker.ref();
+    return worker;
+  }
+  return startWorker(limits);
+}
+
+function release(worker: Worker, limits: ExtractionLimits): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  if (idle.length >= MAX_IDLE) {
+    void worker.terminate();
+    return;
+  }
+  const entry = { worker, memoryMb: limits.maxMemoryMb };
+  // An idle thread that dies (out of memory later, killed) just leaves the pool.
+  worker.once('exit', () => {
+    const at = idle.indexOf(entry);
+    if (at >= 0) idle.splice(at, 1);
+  });
+  worker.unref(); // never keeps the process alive
+  idle.push(entry);
+}
+
+/**
+ * Extracts a document's pages on a worker thread, so a hostile file (a PDF whose forms nest
+ * into billions of text operations, a parser pathology) never blocks the activity's thread:
+ * heartbeats and other activities go on, and past `timeLimitMs` or `maxMemoryMb` the thread is
+ * terminated and the document refused with `ExtractionLimitExceeded`. Nothing is stored until
+ * the whole extraction has returned.
+ */
+export function extractPagesIsolated(
+  job: ExtractionJob,
+  limits: ExtractionLimits,
+  hooks: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
+): Promise<ExtractedPages> {
+  return new Promise<ExtractedPages>((resolve, reject) => {
+    const worker = acquire(limits);
+    let settled = false;
+    const finish = (fn: () => void, reusable = false) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      hooks.signal?.removeEventListener('abort', onAbort);
+      if (reusable) release(worker, limits);
+      else void worker.terminate();
+      fn();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new ExtractionRefusal(
+              ErrorType.ExtractionLimitExceeded,
+              `Text extraction did not finish within ${limits.timeLimitMs} ms; the document is refused and nothing was stored`,
+            ),
+          ),
+        ),
+      limits.timeLimitMs,
+    );
+    const onAbort = () => finish(() => reject(new Error('extraction cancelled')));
+    hooks.signal?.addEventListener('abort', onAbort);
+    worker.on('message', (m: ExtractionMessage) => {
+      if (m.kind === 'progress') hooks.onProgress?.(m.done, m.total);
+      else if (m.kind === 'done')
+        finish(() => resolve({ pageCount: m.pageCount, pages: m.pages }), true);
+      else if (m.kind === 'refused')
+        finish(() => reject(new ExtractionRefusal(m.errorType, m.message)), true);
+      else finish(() => reject(new Error(`Text extraction failed: ${m.message}`)));
+    });
+    worker.on('error', (err: Error & { code?: string }) =>
+      finish(() =>
+        reject(
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new ExtractionRefusal(
+                ErrorType.ExtractionLimitExceeded,
+                `Text extraction needed more than ${limits.maxMemoryMb} MB; the document is refused and nothing was stored`,
+              )
+            : err,
+        ),
+      ),
+    );
+    worker.on('exit', (code) =>
+      finish(() => reject(new Error(`Text extraction thread exited (code ${code})`))),
+    );
+    worker.postMessage(job);
+  });
+}

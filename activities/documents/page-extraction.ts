@@ -1,0 +1,67 @@
+import { ErrorType } from '../../workflows/errors';
+import { MAX_DOCUMENT_BYTES } from '../../workflows/input-bounds';
+import { extractPdfText, PdfTextError } from './pdf-text';
+import { htmlToPages } from './html-text';
+import { textToPages } from './text-pages';
+
+/** Why a document cannot be read: permanent, never retried (the same bytes fail the same way). */
+export class ExtractionRefusal extends Error {
+  override readonly name = 'ExtractionRefusal';
+  constructor(
+    readonly errorType: ErrorType,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const PDF_ERROR_TYPES = {
+  EMPTY: ErrorType.EmptyDocument,
+  CORRUPT: ErrorType.CorruptDocument,
+  PASSWORD_PROTECTED: ErrorType.PasswordProtected,
+  NO_TEXT_LAYER: ErrorType.NoTextLayer,
+} as const;
+
+export interface ExtractedPages {
+  pageCount: number;
+  pages: { page: number; text: string }[];
+}
+
+/**
+ * The text of every page from `fromPage` on. Runs inside the extraction worker thread
+ * (isolated-extraction.ts), which bounds its time and memory; every text path here is linear
+ * in the input.
+ */
+export async function extractPages(
+  mimeType: string,
+  bytes: Uint8Array,
+  fromPage: number,
+  onProgress: (done: number, total: number) => void,
+): Promise<ExtractedPages> {
+  if (bytes.byteLength === 0)
+    throw new ExtractionRefusal(ErrorType.EmptyDocument, 'The file is empty');
+  // A document stored by another path than ingestFile is bounded here too: never retried.
+  if (bytes.byteLength > MAX_DOCUMENT_BYTES)
+    throw new ExtractionRefusal(
+      ErrorType.UnsupportedDocument,
+      `The file is ${bytes.byteLength} bytes; documents are at most ${MAX_DOCUMENT_BYTES} bytes`,
+    );
+  if (mimeType === 'application/pdf') {
+    try {
+      return await extractPdfText(bytes, { fromPage, onProgress });
+    } catch (err) {
+      if (err instanceof PdfTextError)
+        throw new ExtractionRefusal(PDF_ERROR_TYPES[err.code], err.message);
+      throw err;
+    }
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (text.includes('\u0000'))
+    throw new ExtractionRefusal(ErrorType.CorruptDocument, `Binary content in a ${mimeType} file`);
+  const all = mimeType === 'text/html' ? htmlToPages(text) : textToPages(text);
+  if (all.every((p) => p.trim() === ''))
+    throw new ExtractionRefusal(ErrorType.EmptyDocument, 'The document has no text');
+  const pages = all.map((t, page) => ({ page, text: t })).filter((p) => p.page >= fromPage);
+  onProgress(all.length, all.length);
+  return { pageCount: all.length, pages };
+}
