@@ -195,7 +195,9 @@ describe('MCP over stdio', () => {
         ],
         env: {
           ...(process.env as Record<string, string>),
+          // The test database's URL is the runtime role's own: use it as is.
           DATABASE_URL: database.url,
+          DATABASE_RUNTIME_URL: database.url,
           TEMPORAL_TASK_QUEUE: rt.taskQueue,
           CS_API_KEY: agentKey,
         },
