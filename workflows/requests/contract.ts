@@ -128,9 +128,10 @@ export const CreateRequestSchema = z
 export type CreateRequestInput = z.input<typeof CreateRequestSchema>;
 export type CreateRequest = z.output<typeof CreateRequestSchema>;
 
-/** The request workflow's input: the parsed request with its id and creation time fixed. */
+/** The request workflow's input: the parsed request with its id (and the client's send time). */
 export interface RequestWorkflowInput {
   request: CreateRequest & { requestId: string };
+  /** When the client sent it (informational: due and expiry count from the workflow's start). */
   createdAtMs: number;
 }
 

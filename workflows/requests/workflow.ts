@@ -89,7 +89,10 @@ const messageOf = (err: unknown): string =>
  * so the creating agent instance resumes.
  */
 export async function requestWorkflow(input: RequestWorkflowInput): Promise<RequestView> {
-  const { request: r, createdAtMs } = input;
+  const { request: r } = input;
+  // Due and expiry count from the workflow's own clock (the client's may differ, and on the
+  // time-skipping server it does), so timers and stored times agree.
+  const createdAtMs = Date.now();
   const workflowId = workflowInfo().workflowId;
   const dueAt = createdAtMs + r.dueInDays * DAY_MS;
   const expiresAt = createdAtMs + r.expiresInDays * DAY_MS;
