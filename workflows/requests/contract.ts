@@ -195,6 +195,12 @@ export interface RequestCompletedPayload {
 // unclear (and re-asked), or was refused; the validator rejects malformed answers before
 // anything reaches history.
 export const answerRequestUpdate = defineUpdate<AnswerAck, [AnswerInput]>('answerRequestUpdate');
+/** Closes an open request without an answer (a forgotten delegation whose entity is missing). */
+export interface FailRequestInput {
+  reason: string;
+  by: string;
+}
+export const failRequestUpdate = defineUpdate<RequestView, [FailRequestInput]>('failRequestUpdate');
 export const requestStateQuery = defineQuery<RequestView>('requestStateQuery');
 export const requestCompletedSignal =
   defineSignal<[RequestCompletedPayload]>('requestCompletedSignal');

@@ -19,6 +19,7 @@ import {
   AnswerInputSchema,
   DAY_MS,
   answerRequestUpdate,
+  failRequestUpdate,
   requestCompletedSignal,
   requestStateQuery,
   type AnswerAck,
@@ -247,6 +248,23 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
           const check = checkAnswer(r.answerSchema, a.data.answer);
           if (!check.ok) throw refusal(ErrorType.InvalidAnswer, check.issues.join('; '));
         }
+      },
+    },
+  );
+
+  setHandler(
+    failRequestUpdate,
+    async (f): Promise<RequestView> => {
+      await record('failed', f.by, f.reason);
+      setState('failed', f.reason);
+      return view();
+    },
+    {
+      validator: (f): void => {
+        if (status !== 'open' || answering)
+          throw refusal(ErrorType.RequestNotOpen, `request ${r.requestId} is ${status}`);
+        if (!f || typeof f.reason !== 'string' || !f.reason || typeof f.by !== 'string' || !f.by)
+          throw refusal(ErrorType.InvalidRequest, 'a failure names its reason and who closes it');
       },
     },
   );
