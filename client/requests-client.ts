@@ -1,12 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   ApplicationFailure,
+  WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
 } from '@temporalio/client';
 import type { Db } from '../db/connection';
 import {
+  countWithDedupKey,
   getRequestRow,
   inboxRows,
   recentDuplicate,
@@ -20,6 +22,7 @@ import {
   REQUESTS_TASK_QUEUE,
   REQUEST_WORKFLOW,
   answerRequestUpdate,
+  failRequestUpdate,
   requestWorkflowId,
   type AnswerAck,
   type AnswerInput,
@@ -116,22 +119,35 @@ export class RequestsClient {
       if (prev && (window !== null || prev.status === 'open'))
         return { requestId: prev.id, workflowId: prev.workflowId, deduplicated: true };
     }
-    const requestId = r.requestId ?? `hr_${randomUUID().replace(/-/g, '')}`;
+    // With a dedup key the id is derived from it, so two identical requests sent at the same
+    // moment start one workflow (USE_EXISTING) even before either row is stored.
+    const requestId =
+      r.requestId ??
+      (r.dedupKey
+        ? `hr_d_${createHash('sha256').update(`${r.orgId}\n${r.type}\n${r.dedupKey}`).digest('hex').slice(0, 24)}_${await countWithDedupKey(this.db, r.orgId, r.type, r.dedupKey)}`
+        : `hr_${randomUUID().replace(/-/g, '')}`);
     const workflowId = requestWorkflowId(r.orgId, requestId);
     const input: RequestWorkflowInput = { request: { ...r, requestId }, createdAtMs: nowMs };
-    const handle = await this.client.workflow.start(REQUEST_WORKFLOW, {
-      args: [input],
-      taskQueue: this.opts.taskQueue ?? REQUESTS_TASK_QUEUE,
-      workflowId,
-      // A request id names one request forever: starting it again joins the open one.
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: CsOrg, value: r.orgId },
-        { key: CsState, value: 'open' },
-      ],
-    });
-    return { requestId, workflowId: handle.workflowId, deduplicated: false };
+    try {
+      await this.client.workflow.start(REQUEST_WORKFLOW, {
+        args: [input],
+        taskQueue: this.opts.taskQueue ?? REQUESTS_TASK_QUEUE,
+        workflowId,
+        // A request id names one request forever: a second start of it — open or closed — is
+        // the same request (a retried activity, an identical request sent at the same moment).
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [
+          { key: CsOrg, value: r.orgId },
+          { key: CsState, value: 'open' },
+        ],
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        return { requestId, workflowId, deduplicated: true };
+      throw err;
+    }
+    return { requestId, workflowId, deduplicated: false };
   }
 
   /**
@@ -144,12 +160,13 @@ export class RequestsClient {
     if (!parsed.success) throw InvalidRequestError.fromZod('answer', parsed.error);
     const a = parsed.data;
     const row = await getRequestRow(this.db, a.requestId);
-    if (!row || row.orgId !== a.orgId)
+    if (row && row.orgId !== a.orgId)
       throw new AnswerRefusedError('RequestNotOpen', `no request ${a.requestId} in ${a.orgId}`);
-    if (row.linkKind) return this.forward(row, a);
+    if (row?.linkKind) return this.forward(row, a);
     try {
+      // A request just created may not be stored yet: its workflow id is its (org, id).
       return await this.client.workflow
-        .getHandle(row.workflowId)
+        .getHandle(row?.workflowId ?? requestWorkflowId(a.orgId, a.requestId))
         .executeUpdate(answerRequestUpdate, { args: [a] });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
@@ -223,6 +240,13 @@ export class RequestsClient {
   /** A person's open items in one org: agent requests, gateway approvals, analysis reviews. */
   async listInbox(q: { orgId: string; userId: string }): Promise<InboxItem[]> {
     return (await inboxRows(this.db, q.orgId, q.userId)).map(toItem);
+  }
+
+  /** Closes an open request as failed (no answer), with the reason recorded. */
+  async failRequest(orgId: string, requestId: string, reason: string, by: string) {
+    return this.client.workflow
+      .getHandle(requestWorkflowId(orgId, requestId))
+      .executeUpdate(failRequestUpdate, { args: [{ reason, by }] });
   }
 
   /** The request's result once it closes (completed, expired). */

@@ -3,6 +3,12 @@ import { insertAcceptedEvent, recordEventTransition } from '../../db/repositorie
 import { enabledSubscribers, getOrgAgentSettings } from '../../db/repositories/agent-runs';
 import type { AgentSnapshot, RunLimits } from '../../workflows/agent-runs/contract';
 import type { EventEnvelope, EventState } from '../../workflows/events/contract';
+import { completedCallbackRuns } from '../../db/repositories/requests';
+import {
+  CALLBACK_RUN_LIMIT,
+  CALLBACK_WINDOW_MS,
+  callbackLimitReached,
+} from '../../workflows/requests/loop-defences';
 
 export interface EventsDeps {
   db: Db;
@@ -60,7 +66,27 @@ export function createEventsActivities(deps: EventsDeps) {
     async eventPlanDispatch(q: {
       orgId: string;
       type: string;
-    }): Promise<{ agents: AgentSnapshot[]; limits: RunLimits }> {
+      /** The event is a request's callback (the loop breaker counts and may block it). */
+      callback?: boolean;
+    }): Promise<{ agents: AgentSnapshot[]; limits: RunLimits; blocked?: string }> {
+      if (q.callback) {
+        const n = await completedCallbackRuns(
+          deps.db,
+          q.orgId,
+          new Date(Date.now() - CALLBACK_WINDOW_MS),
+        );
+        if (callbackLimitReached(n))
+          return {
+            agents: [],
+            limits: {
+              orgMaxConcurrentRuns: deps.defaultOrgMaxConcurrentRuns,
+              globalLlmConcurrency: deps.globalLlmConcurrency,
+              llmAvailable: deps.llmAvailable,
+              operatorUserId: null,
+            },
+            blocked: `loop breaker: ${n} completed callback-triggered runs in ${q.orgId} in the last ${CALLBACK_WINDOW_MS / 60_000} minutes (limit ${CALLBACK_RUN_LIMIT})`,
+          };
+      }
       const subscribed = await enabledSubscribers(db, q.type);
       const agents = subscribed.flatMap((t) => {
         const a = deps.agents.get(t);

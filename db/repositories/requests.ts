@@ -237,3 +237,23 @@ export async function runsInState(db: Db, orgId: string, states: string[]) {
     .from(agentRuns)
     .where(and(eq(agentRuns.orgId, orgId), inArray(agentRuns.state, states as never[])));
 }
+
+/** How many requests of (org, type) carried this dedup key (the next one's id suffix). */
+export async function countWithDedupKey(
+  db: Db,
+  orgId: string,
+  type: string,
+  dedupKey: string,
+): Promise<number> {
+  const rows = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(humanRequests)
+    .where(
+      and(
+        eq(humanRequests.orgId, orgId),
+        eq(humanRequests.type, type),
+        eq(humanRequests.dedupKey, dedupKey),
+      ),
+    );
+  return Number(rows[0]?.n ?? 0);
+}

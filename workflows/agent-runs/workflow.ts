@@ -468,7 +468,11 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     const created = await requests.requestCreate({
       input: {
         ...input,
-        requestId: `hr_${runId.replace(/[^A-Za-z0-9._:-]/g, '_').slice(-150)}.r${n}`,
+        // Without a dedup key the id is the run's and the call's, so a retry joins it; with
+        // one, the client derives it from the key (identical requests are one).
+        ...(input.dedupKey
+          ? {}
+          : { requestId: `hr_${runId.replace(/[^A-Za-z0-9._:-]/g, '_').slice(-150)}.r${n}` }),
       },
     });
     await log(

@@ -29,6 +29,7 @@ import {
   type EventRunSummary,
   type EventState,
 } from './contract';
+import { isCallbackTrigger } from '../requests/loop-defences';
 
 // Bookkeeping rows are quick, idempotent database writes: local activities, so recording a
 // state costs no round trip through the server (pickup latency and throughput both gain).
@@ -109,9 +110,18 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
       workflowId: workflowInfo().workflowId,
       acceptedAtMs: input.acceptedAtMs,
     }),
-    book.eventPlanDispatch({ orgId: envelope.orgId, type: envelope.type }),
+    book.eventPlanDispatch({
+      orgId: envelope.orgId,
+      type: envelope.type,
+      callback: isCallbackTrigger({ payload: envelope.payload }),
+    }),
   ]);
   seq = 1; // the accepted row carries transition 1 (pending) at the acceptance time
+  if (plan.blocked) {
+    // A request-callback loop: stopped, recorded, left for a person to look at.
+    await transition('failed', plan.blocked);
+    return done(plan.blocked);
+  }
   if (plan.agents.length === 0) {
     await transition('ignored', `no enabled agent subscribes to ${envelope.type}`);
     return done(`no enabled agent subscribes to ${envelope.type}`);

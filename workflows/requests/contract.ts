@@ -128,9 +128,10 @@ export const CreateRequestSchema = z
 export type CreateRequestInput = z.input<typeof CreateRequestSchema>;
 export type CreateRequest = z.output<typeof CreateRequestSchema>;
 
-/** The request workflow's input: the parsed request with its id and creation time fixed. */
+/** The request workflow's input: the parsed request with its id (and the client's send time). */
 export interface RequestWorkflowInput {
   request: CreateRequest & { requestId: string };
+  /** When the client sent it (informational: due and expiry count from the workflow's start). */
   createdAtMs: number;
 }
 
@@ -194,6 +195,12 @@ export interface RequestCompletedPayload {
 // unclear (and re-asked), or was refused; the validator rejects malformed answers before
 // anything reaches history.
 export const answerRequestUpdate = defineUpdate<AnswerAck, [AnswerInput]>('answerRequestUpdate');
+/** Closes an open request without an answer (a forgotten delegation whose entity is missing). */
+export interface FailRequestInput {
+  reason: string;
+  by: string;
+}
+export const failRequestUpdate = defineUpdate<RequestView, [FailRequestInput]>('failRequestUpdate');
 export const requestStateQuery = defineQuery<RequestView>('requestStateQuery');
 export const requestCompletedSignal =
   defineSignal<[RequestCompletedPayload]>('requestCompletedSignal');

@@ -19,6 +19,7 @@ import {
   AnswerInputSchema,
   DAY_MS,
   answerRequestUpdate,
+  failRequestUpdate,
   requestCompletedSignal,
   requestStateQuery,
   type AnswerAck,
@@ -89,7 +90,10 @@ const messageOf = (err: unknown): string =>
  * so the creating agent instance resumes.
  */
 export async function requestWorkflow(input: RequestWorkflowInput): Promise<RequestView> {
-  const { request: r, createdAtMs } = input;
+  const { request: r } = input;
+  // Due and expiry count from the workflow's own clock (the client's may differ, and on the
+  // time-skipping server it does), so timers and stored times agree.
+  const createdAtMs = Date.now();
   const workflowId = workflowInfo().workflowId;
   const dueAt = createdAtMs + r.dueInDays * DAY_MS;
   const expiresAt = createdAtMs + r.expiresInDays * DAY_MS;
@@ -244,6 +248,23 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
           const check = checkAnswer(r.answerSchema, a.data.answer);
           if (!check.ok) throw refusal(ErrorType.InvalidAnswer, check.issues.join('; '));
         }
+      },
+    },
+  );
+
+  setHandler(
+    failRequestUpdate,
+    async (f): Promise<RequestView> => {
+      await record('failed', f.by, f.reason);
+      setState('failed', f.reason);
+      return view();
+    },
+    {
+      validator: (f): void => {
+        if (status !== 'open' || answering)
+          throw refusal(ErrorType.RequestNotOpen, `request ${r.requestId} is ${status}`);
+        if (!f || typeof f.reason !== 'string' || !f.reason || typeof f.by !== 'string' || !f.by)
+          throw refusal(ErrorType.InvalidRequest, 'a failure names its reason and who closes it');
       },
     },
   );

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { applySystemWrites } from '../activities/gateway/system';
+import { createEventsActivities } from '../activities/events';
+import {
+  closeForgottenDelegations,
+  reescalateLostDelegations,
+} from '../activities/requests/delegation-watch';
+import { RequestsClient } from '../client/requests-client';
+import type { Database } from '../db/connection';
+import { insertRun, recordRunTransition } from '../db/repositories/agent-runs';
+import { getRequestRow } from '../db/repositories/requests';
+import type { RequestView } from '../workflows/requests/contract';
+import {
+  CALLBACK_RUN_LIMIT,
+  callbackLimitReached,
+  delegationLost,
+  nextHop,
+} from '../workflows/requests/loop-defences';
+import { createTestDatabase } from './support/database';
+import { startTestWorker, type TestWorker } from './support/worker';
+import { OWNER, RORG, seedRequestOrgs } from './requests.fixtures';
+
+/**
+ * Each loop defence triggered on purpose and stopped at its limit: the hop cap, the
+ * callback-run breaker, the configuration dedup window, the lost delegation re-escalated
+ * exactly once, the forgotten delegation closed only on a real entity. Real worker on the dev
+ * server and PostgreSQL; agent runs are stored rows (what the scans read).
+ */
+let database: Database;
+let tw: TestWorker;
+let requests: RequestsClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedRequestOrgs(database.db);
+  tw = await startTestWorker(database);
+  requests = new RequestsClient(tw.client, database.db, { taskQueue: tw.taskQueue });
+}, 120_000);
+
+afterAll(async () => {
+  await tw?.stop();
+  await database?.close();
+});
+
+let runSeq = 0;
+async function storedRun(
+  state: 'completed' | 'failed' | 'waiting_human',
+  payload: Record<string, unknown>,
+  agentType = 'bill_processor',
+): Promise<string> {
+  const id = `agent-run:${RORG}:${agentType}:evt_${randomBytes(4).toString('hex')}:${++runSeq}`;
+  const at = new Date();
+  await insertRun(database.db, {
+    id,
+    orgId: RORG,
+    agentType,
+    eventId: `evt_${runSeq}`,
+    attempt: 1,
+    executionMode: 'code',
+    trigger: { eventId: `evt_${runSeq}`, eventType: 'x.y', source: 'rule', payload, hop: 0 },
+    createdAt: at,
+  });
+  await recordRunTransition(database.db, { runId: id, seq: 1, state, detail: null, at });
+  return id;
+}
+
+const delegation = (runId: string, over: Record<string, unknown> = {}) => ({
+  orgId: RORG,
+  type: 'delegation' as const,
+  delegateAgentType: 'master_data',
+  title: 'Create vendor Paper & Co',
+  question: 'Create the vendor Paper & Co from bill B-9 and answer with its id.',
+  answerSchema: { fields: [{ name: 'entityId', label: 'Vendor id', kind: 'text' as const }] },
+  evidence: { entity: { kind: 'vendor', name: 'Paper & Co' } },
+  createdBy: { runId, agentType: 'bill_processor' },
+  callback: { eventType: null },
+  hop: 1,
+  ...over,
+});
+
+describe('triage hop counter', () => {
+  it('hands off to an agent for hops 1 and 2, then to a person', () => {
+    expect(nextHop(0)).toEqual({ to: 'agent', hop: 1 });
+    expect(nextHop(1)).toEqual({ to: 'agent', hop: 2 });
+    expect(nextHop(2)).toEqual({ to: 'human', hop: 2 });
+  });
+});
+
+describe('callback-run breaker', () => {
+  it('blocks a callback event at 50 completed callback-triggered runs in 30 minutes, counting nothing else', async () => {
+    const events = createEventsActivities({
+      db: database.db,
+      agents: new Map(),
+      defaultOrgMaxConcurrentRuns: 10,
+      globalLlmConcurrency: 8,
+      llmAvailable: false,
+    });
+    const plan = () =>
+      events.eventPlanDispatch({ orgId: RORG, type: 'request.completed', callback: true });
+    for (let i = 0; i < CALLBACK_RUN_LIMIT - 1; i++)
+      await storedRun('completed', { requestCallback: true, requestId: `r${i}` });
+    // Failed callback runs and completed non-callback runs do not count.
+    await storedRun('failed', { requestCallback: true });
+    await storedRun('completed', { something: 'else' });
+    expect((await plan()).blocked).toBeUndefined();
+    expect(callbackLimitReached(CALLBACK_RUN_LIMIT - 1)).toBe(false);
+    await storedRun('completed', { requestCallback: true, requestId: 'r-last' });
+    expect((await plan()).blocked).toMatch(/loop breaker: 50 completed callback-triggered runs/);
+    // A non-callback event of the same org is not blocked.
+    expect(
+      (await events.eventPlanDispatch({ orgId: RORG, type: 'request.completed' })).blocked,
+    ).toBeUndefined();
+  });
+});
+
+describe('configuration dedup', () => {
+  it('makes identical configuration requests within an hour one request, and a new one after', async () => {
+    const config = {
+      orgId: RORG,
+      type: 'configuration' as const,
+      title: 'Default expense account for Paper & Co',
+      question: 'Which account should bills from Paper & Co default to?',
+      answerSchema: { fields: [{ name: 'account', label: 'Account code', kind: 'text' as const }] },
+      dedupKey: 'vendor-default-account:paper-co',
+      callback: { eventType: null },
+    };
+    const [a, b] = await Promise.all([
+      requests.createRequest(config),
+      requests.createRequest(config),
+    ]);
+    expect(b.requestId).toBe(a.requestId);
+    await requests.answerRequest({
+      requestId: a.requestId,
+      orgId: RORG,
+      answeredBy: OWNER,
+      answer: { account: '6100' },
+    });
+    await requests.result(RORG, a.requestId);
+    const again = await requests.createRequest(config, Date.now() + 59 * 60_000);
+    expect(again).toMatchObject({ requestId: a.requestId, deduplicated: true });
+    const later = await requests.createRequest(config, Date.now() + 61 * 60_000);
+    expect(later.deduplicated).toBe(false);
+    expect(later.requestId).not.toBe(a.requestId);
+  });
+});
+
+describe('lost delegation', () => {
+  it('is detected only with nothing open and nothing completed in 30 minutes, and re-escalated exactly once', async () => {
+    expect(delegationLost([{ status: 'open', closedAtMs: null }], 0)).toBe(false);
+    expect(delegationLost([{ status: 'completed', closedAtMs: 1000 }], 1000 + 29 * 60_000)).toBe(
+      false,
+    );
+    expect(delegationLost([{ status: 'completed', closedAtMs: 1000 }], 1000 + 31 * 60_000)).toBe(
+      true,
+    );
+    const waiting = await storedRun('waiting_human', {});
+    const d = await requests.createRequest(delegation(waiting));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await reescalateLostDelegations({ db: database.db, requests }, RORG)).toEqual([]);
+    // The delegation ends without an answer (its callback will never come).
+    await requests.failRequest(RORG, d.requestId, 'delegate crashed', 'test');
+    await requests.result(RORG, d.requestId);
+    const first = await reescalateLostDelegations({ db: database.db, requests }, RORG);
+    expect(first).toHaveLength(1);
+    const second = await reescalateLostDelegations({ db: database.db, requests }, RORG);
+    expect(second).toEqual([]);
+    let esc = await getRequestRow(database.db, first[0]!);
+    for (let i = 0; !esc && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      esc = await getRequestRow(database.db, first[0]!);
+    }
+    expect(esc).toMatchObject({ type: 'verification', createdByRunId: waiting, status: 'open' });
+  });
+});
+
+describe('forgotten delegation', () => {
+  it('is auto-completed with the real id only when the entity exists, otherwise failed', async () => {
+    const real = await requests.createRequest(delegation('agent-run:creator:1'));
+    const ghost = await requests.createRequest(
+      delegation('agent-run:creator:2', {
+        title: 'Create vendor Ghost Ltd',
+        evidence: { entity: { kind: 'vendor', name: 'Ghost Ltd' } },
+      }),
+    );
+    await applySystemWrites(database.db, [
+      {
+        orgId: RORG,
+        idempotencyKey: 'test:vendor:paper-co',
+        kind: 'vendor.create',
+        payload: { name: 'Paper & Co' },
+      },
+    ]);
+    await new Promise((r) => setTimeout(r, 300));
+    // Nothing happens while the delegate agent has not finished.
+    expect(await closeForgottenDelegations({ db: database.db, requests }, RORG)).toEqual([]);
+    await storedRun('completed', { delegationRequestId: real.requestId }, 'master_data');
+    await storedRun('completed', { delegationRequestId: ghost.requestId }, 'master_data');
+    const closed = await closeForgottenDelegations({ db: database.db, requests }, RORG);
+    const byId = Object.fromEntries(closed.map((c) => [c.requestId, c]));
+    expect(byId[real.requestId]).toMatchObject({ status: 'completed' });
+    expect(byId[real.requestId]?.entityId).toMatch(/.+/);
+    expect(byId[ghost.requestId]).toEqual({
+      requestId: ghost.requestId,
+      status: 'failed',
+      entityId: null,
+    });
+    const done = (await requests.result(RORG, real.requestId)) as RequestView;
+    expect(done.answer).toEqual({ entityId: byId[real.requestId]?.entityId });
+    expect(done.answeredBy).toBe('agent:master_data');
+    expect(((await requests.result(RORG, ghost.requestId)) as RequestView).status).toBe('failed');
+  });
+});
