@@ -6,6 +6,7 @@ import { registerAuditCommands } from './commands/audit';
 import { registerKeysCommands } from './commands/keys';
 import { registerAgentsCommands } from './commands/agents';
 import { registerEventsCommands } from './commands/events';
+import { registerRequestsCommands } from './commands/requests';
 import { registerRunsCommands } from './commands/runs';
 import { registerReplayCommand } from './commands/replay';
 import { registerCostsCommand } from './commands/costs';
@@ -52,8 +53,7 @@ export function buildProgram(makeContext: (json: boolean) => CliContext = proces
   registerKeysCommands(program, run);
   registerAgentsCommands(program, run);
   registerEventsCommands(program, run);
-  // `requests list` (open agent requests) and the reviewer's `inbox` / `decide` register here,
-  // each from its own client/commands/<group>.ts (branch `requests`).
+  registerRequestsCommands(program, run);
   registerRunsCommands(program, run);
   registerReplayCommand(program, run);
   registerCostsCommand(program, run);

@@ -60,7 +60,14 @@ async function storedRun(
     trigger: { eventId: `evt_${runSeq}`, eventType: 'x.y', source: 'rule', payload, hop: 0 },
     createdAt: at,
   });
-  await recordRunTransition(database.db, { runId: id, seq: 1, state, detail: null, at });
+  await recordRunTransition(database.db, {
+    orgId: RORG,
+    runId: id,
+    seq: 1,
+    state,
+    detail: null,
+    at,
+  });
   return id;
 }
 
