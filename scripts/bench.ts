@@ -191,6 +191,8 @@ async function main(): Promise<void> {
       concurrency: { type: 'string' },
       probe: { type: 'string' },
       cap: { type: 'string' },
+      batches: { type: 'string' },
+      size: { type: 'string' },
     },
     strict: true,
   });
@@ -200,6 +202,20 @@ async function main(): Promise<void> {
       n: Math.max(1, Number(values.n ?? 1000)),
       probe: Math.max(1, Number(values.probe ?? 50)),
       cap: Math.max(1, Number(values.cap ?? 20)),
+    });
+    const text = JSON.stringify(r, null, 2);
+    console.log(text);
+    if (values.json) {
+      mkdirSync(join(values.json, '..'), { recursive: true });
+      writeFileSync(values.json, `${text}\n`);
+    }
+    return;
+  }
+  if (suite === 'gateway-batch') {
+    const { benchGatewayBatch } = await import('./bench-gateway-batch');
+    const r = await benchGatewayBatch({
+      batches: Math.min(50, Math.max(1, Number(values.batches ?? 5))),
+      size: Math.min(1000, Math.max(1, Number(values.size ?? 1000))),
     });
     const text = JSON.stringify(r, null, 2);
     console.log(text);

@@ -9,7 +9,12 @@ import {
   recordSuspension,
 } from '../../db/repositories/gateway-plans';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
-import { parseWrite, formatIssues, type GatewayWrite } from '../../workflows/gateway/writes';
+import {
+  parseWrite,
+  formatIssues,
+  type GatewayWrite,
+  type JournalBatchEntry,
+} from '../../workflows/gateway/writes';
 import type { RiskAssessment } from '../../workflows/gateway/risk';
 import {
   DEFAULT_DB_RETRY,
@@ -46,6 +51,8 @@ export interface EvaluateOutput {
   planHash?: string;
   /** Set when this key was already applied (by an earlier run): nothing more to do. */
   alreadyApplied: { effects: Effect[]; entryIds: string[] } | null;
+  /** journal.post_batch: high-risk entries the workflow submits on their own. */
+  splitOut?: { entryKey: string; index: number; entry: JournalBatchEntry }[];
 }
 
 /**
@@ -67,6 +74,17 @@ async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
     clearInterval(timer);
   }
 }
+
+const splitOf = (ev: { plan: { splitOut?: EvaluateOutput['splitOut'] } }) =>
+  ev.plan.splitOut && ev.plan.splitOut.length > 0
+    ? {
+        splitOut: ev.plan.splitOut.map((s) => ({
+          entryKey: s.entryKey,
+          index: s.index,
+          entry: s.entry,
+        })),
+      }
+    : {};
 
 function actorOf(w: GatewayWrite): string {
   return w.submitter.kind === 'user'
@@ -181,6 +199,7 @@ export function createGatewayActivities({
         revision: 0,
         planHash,
         alreadyApplied: null,
+        ...splitOf(ev),
       };
     }
     // The database wrote the "submitted" audit row with the registration (migration 0006).
@@ -192,6 +211,7 @@ export function createGatewayActivities({
       revision: 0,
       planHash,
       alreadyApplied: null,
+      ...splitOf(ev),
     };
   }
 
