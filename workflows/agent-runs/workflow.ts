@@ -387,6 +387,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
         callSeq: toolCalls + 1,
         input: parsed.data as never,
       });
+    else if (tool === 'bank_lines_record' || tool === 'bank_lines_resolve')
+      out = await tools.agentMemoryTool({ orgId, runId, name: tool, input: parsed.data });
     else out = await tools.agentReadTool({ orgId, name: tool, input: parsed.data });
     toolCalls += 1;
     return out;
@@ -431,7 +433,12 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
       throw new RequestRefused(
         'a run triggered by a request callback may not delegate again (loop breaker)',
       );
-    let input = { ...req, orgId, hop: trigger.hop, createdBy: { runId, agentType: agent.agentType, workflowId: runId } };
+    let input = {
+      ...req,
+      orgId,
+      hop: trigger.hop,
+      createdBy: { runId, agentType: agent.agentType, workflowId: runId },
+    };
     let to: 'agent' | 'human' = 'human';
     if (req.type === 'delegation') {
       const next = nextHop(trigger.hop);
@@ -457,10 +464,13 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
         requestId: `hr_${runId.replace(/[^A-Za-z0-9._:-]/g, '_').slice(-150)}.r${n}`,
       },
     });
-    await log(`request ${created.requestId} (${input.type})${created.deduplicated ? ', deduplicated' : ''}`, {
-      requestId: created.requestId,
-      to,
-    });
+    await log(
+      `request ${created.requestId} (${input.type})${created.deduplicated ? ', deduplicated' : ''}`,
+      {
+        requestId: created.requestId,
+        to,
+      },
+    );
     return { requestId: created.requestId, deduplicated: created.deduplicated, to };
   };
 
