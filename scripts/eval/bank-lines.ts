@@ -262,12 +262,22 @@ export async function runBankLines(opts: {
         );
       for (const r of open) {
         if (answered.has(r.id)) continue;
+        // A line the dataset leaves without a code goes where a person puts what they cannot
+        // code: the org's default expense account (scored against the empty label: never right).
+        const unknown = (
+          await db
+            .select({ code: accounts.code })
+            .from(accounts)
+            .where(and(eq(accounts.orgId, org), eq(accounts.systemRole, 'default_expense')))
+        )[0]?.code;
         const fields = (r.schema as { fields: { name: string; items?: { id: string }[] }[] })
           .fields;
         const answer = Object.fromEntries(
           fields.map((f) => [
             f.name,
-            Object.fromEntries((f.items ?? []).map((it) => [it.id, truth.get(it.id) ?? ''])),
+            Object.fromEntries(
+              (f.items ?? []).map((it) => [it.id, truth.get(it.id) || (unknown ?? '')]),
+            ),
           ]),
         );
         const ack = await requests.answerRequest({
