@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/context';
-import type { BankLineRecord } from '../../workflows/agent-runs/tools';
+import { BANK_LINES_PAGE, type BankLineRecord } from '../../workflows/agent-runs/tools';
 import { BATCH_MAX_ENTRIES } from '../../workflows/gateway/writes';
 import {
   DEFAULT_POLICY,
@@ -71,7 +71,21 @@ const SettingsSchema = z.object({
     .array(
       z
         .object({
-          match: z.string().min(1).max(200),
+          match: z
+            .string()
+            .min(1)
+            .max(200)
+            .refine(
+              (re) => {
+                try {
+                  new RegExp(re);
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'a regular expression' },
+            ),
           account_code: z.string().min(1).max(20),
           card: z.string().max(20).optional(),
         })
@@ -137,6 +151,12 @@ async function post(
     }
   }
   return { posted, refused };
+}
+
+/** Records lines in the memory a page at a time (each call's payload stays small). */
+async function record(ctx: AgentContext, lines: Line[]): Promise<void> {
+  for (let i = 0; i < lines.length; i += BANK_LINES_PAGE)
+    await ctx.tool('bank_lines_record', { lines: lines.slice(i, i + BANK_LINES_PAGE) });
 }
 
 async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> {
@@ -208,13 +228,14 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
   );
   const { posted, refused } = await post(ctx, auto, c.creditAccountId, s, 'auto');
   const accountOf = new Map(auto.map((a) => [a.line.lineKey, a.accountId]));
-  await ctx.tool('bank_lines_record', {
-    lines: posted.map((l) => ({
+  await record(
+    ctx,
+    posted.map((l) => ({
       ...l,
       status: 'auto' as const,
       accountId: accountOf.get(l.lineKey) ?? null,
     })),
-  });
+  );
   ask = [...ask, ...refused];
   if (ask.length === 0)
     return {
@@ -259,9 +280,10 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     expiresInDays: Math.max(s.request_due_days + 1, 30),
     dedupKey: `bank-lines:${statementRef}`.slice(0, 200),
   });
-  await ctx.tool('bank_lines_record', {
-    lines: asking.map((l) => ({ ...l, status: 'asked' as const, requestId: req.requestId })),
-  });
+  await record(
+    ctx,
+    asking.map((l) => ({ ...l, status: 'asked' as const, requestId: req.requestId })),
+  );
   return {
     status: 'waiting_human',
     summary: `${posted.length} line(s) posted automatically; ${asking.length} asked in request ${req.requestId}`,
@@ -285,7 +307,17 @@ async function onAnswer(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
       summary: `request ${cb.data.requestId} is not ours: nothing to do`,
     };
   const { requestId, answer } = cb.data;
-  const asked = (await ctx.tool('bank_lines_asked', { requestId })).lines;
+  const asked: Line[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await ctx.tool('bank_lines_asked', {
+      requestId,
+      limit: BANK_LINES_PAGE,
+      ...(after === undefined ? {} : { after }),
+    });
+    asked.push(...page.lines);
+    if (!page.next) break;
+    after = page.next;
+  }
   if (asked.length === 0)
     return {
       status: 'succeeded',

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
 import { bankLineClassifications, type BankLineStatus } from '../schema';
 
@@ -120,8 +120,13 @@ export async function recordLines(
   return n;
 }
 
-/** The lines waiting in a request, with what posting them needs. */
-export async function askedLines(db: Db, orgId: string, requestId: string) {
+/** The lines still waiting in a request, with what posting them needs: a page by line key. */
+export async function askedLines(
+  db: Db,
+  orgId: string,
+  requestId: string,
+  page: { after?: string; limit: number },
+) {
   return db
     .select()
     .from(bankLineClassifications)
@@ -129,9 +134,12 @@ export async function askedLines(db: Db, orgId: string, requestId: string) {
       and(
         eq(bankLineClassifications.orgId, orgId),
         eq(bankLineClassifications.requestId, requestId),
+        eq(bankLineClassifications.status, 'asked'),
+        page.after === undefined ? undefined : gt(bankLineClassifications.lineKey, page.after),
       ),
     )
-    .orderBy(bankLineClassifications.lineKey);
+    .orderBy(bankLineClassifications.lineKey)
+    .limit(page.limit);
 }
 
 /** A person's answers: asked lines become human resolutions (the memory). Idempotent. */

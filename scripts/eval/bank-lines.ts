@@ -303,7 +303,7 @@ export async function runBankLines(opts: {
         break;
       }
       opts.onProgress?.(`${m.month}: ${posted}/${entryIds.length} posted`);
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 200));
     }
 
     // What was posted, from the books; how, from the agent's memory.

@@ -60,6 +60,8 @@ export const BankLineRecordSchema = z
   .strict();
 export type BankLineRecord = z.infer<typeof BankLineRecordSchema>;
 const MAX_BANK_LINES = 10_000;
+/** Lines per memory call: each payload stays well under Temporal's 2 MB. */
+export const BANK_LINES_PAGE = 1000;
 
 export const TOOL_DEFINITIONS = {
   master_data_search: {
@@ -192,15 +194,22 @@ export const TOOL_DEFINITIONS = {
   },
   bank_lines_asked: {
     kind: 'read',
-    description: 'The bank/card lines waiting in one human request, as recorded when asked.',
-    input: z.object({ requestId: Id }).strict(),
-    output: z.object({ lines: z.array(BankLineRecordSchema) }),
+    description:
+      'The bank/card lines waiting in one human request, as recorded when asked: a page of at most `limit` lines after the line key `after`.',
+    input: z
+      .object({
+        requestId: Id,
+        after: z.string().max(150).optional(),
+        limit: z.number().int().min(1).max(BANK_LINES_PAGE).default(BANK_LINES_PAGE),
+      })
+      .strict(),
+    output: z.object({ lines: z.array(BankLineRecordSchema), next: z.string().nullable() }),
   },
   bank_lines_record: {
     kind: 'memory',
     description:
       "Records lines in the agent's memory: posted on its own classification (auto) or asked in a request (asked). A line already recorded is kept as is.",
-    input: z.object({ lines: z.array(BankLineRecordSchema).max(MAX_BANK_LINES) }).strict(),
+    input: z.object({ lines: z.array(BankLineRecordSchema).max(BANK_LINES_PAGE) }).strict(),
     output: z.object({ recorded: z.number().int() }),
   },
   bank_lines_resolve: {

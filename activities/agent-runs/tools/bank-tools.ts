@@ -56,24 +56,26 @@ export async function bankLinesAsked(
   orgId: string,
   input: ToolInput<'bank_lines_asked'>,
 ): Promise<ToolOutput<'bank_lines_asked'>> {
-  const rows = await askedLines(db, orgId, input.requestId);
+  const rows = await askedLines(db, orgId, input.requestId, {
+    ...(input.after === undefined ? {} : { after: input.after }),
+    limit: input.limit,
+  });
   return {
-    lines: rows
-      .filter((r) => r.status === 'asked')
-      .map((r) => ({
-        lineKey: r.lineKey,
-        statementRef: r.statementRef,
-        entryDate: r.entryDate,
-        amountMinor: r.amountMinor.toString(),
-        currency: r.currency,
-        merchant: r.merchant,
-        merchantKey: r.merchantKey,
-        cardKey: r.cardKey,
-        taxCode: r.taxCode,
-        status: 'asked' as const,
-        accountId: null,
-        requestId: r.requestId,
-      })),
+    next: rows.length === input.limit ? (rows[rows.length - 1]?.lineKey ?? null) : null,
+    lines: rows.map((r) => ({
+      lineKey: r.lineKey,
+      statementRef: r.statementRef,
+      entryDate: r.entryDate,
+      amountMinor: r.amountMinor.toString(),
+      currency: r.currency,
+      merchant: r.merchant,
+      merchantKey: r.merchantKey,
+      cardKey: r.cardKey,
+      taxCode: r.taxCode,
+      status: 'asked' as const,
+      accountId: null,
+      requestId: r.requestId,
+    })),
   };
 }
 
