@@ -21,6 +21,7 @@ import { connectClient } from './temporal-connection';
 import { ingestFile } from './documents';
 import { AuthenticationError, InvalidRequestError } from './errors';
 import { AGENTS_USAGE, runAgentsCli } from './agents-cli';
+import { RequestsClient, cliAnswer } from './requests-client';
 
 /**
  * Operator and reviewer CLI: ingest, analyze, state, result, review, gateway, keys, agents.
@@ -41,6 +42,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   gateway resume  --org ORG --key IDEMPOTENCY_KEY [--note TEXT]   (admin/owner: after an outage)
   gateway changes --agent-instance ID [--org ORG]
   gateway trial-balance --org ORG [--as-of YYYY-MM-DD]
+  inbox  --org ORG                              (the key holder's open requests, approvals and reviews)
+  decide REQUEST_ID --org ORG (--decision approve|reject [--note TEXT] | --answer JSON | --text TEXT)
   audit verify [--org ORG]   (every org when omitted; exit code 3 when a chain is broken)
   audit head   --org ORG     (the chain head to anchor outside the database)
   keys issue  --org ORG (--user USER_ID | --agent AGENT_ID) [--days N] [--label TEXT]   (admin/owner of ORG)
@@ -73,6 +76,8 @@ const Args = z.object({
     .regex(/^[0-9a-f]{16}$/)
     .optional(),
   note: z.string().optional(),
+  answer: z.string().max(100_000).optional(),
+  text: z.string().max(10_000).optional(),
   correct: z.array(z.string().regex(/^[^=]+=-?\d+(\.\d+)?$/, 'CLAIM_ID=VALUE')).optional(),
   key: z.string().optional(),
   'dry-run': z.enum(['true', 'false']).optional(),
@@ -109,6 +114,9 @@ async function main(argv: string[]): Promise<void> {
     first === 'gateway' || first === 'audit' || first === 'keys' || first === 'agents'
       ? [`${first} ${afterFirst[0] ?? ''}`, afterFirst.slice(1)]
       : [first, afterFirst];
+  // `decide <request id>`: the id is the one positional argument.
+  let positional: string | undefined;
+  if (command === 'decide' && rest[0] && !rest[0].startsWith('--')) positional = rest.shift();
   const { values } = parseArgs({
     args: rest,
     options: Object.fromEntries(
@@ -167,6 +175,25 @@ async function main(argv: string[]): Promise<void> {
           reasons: view.validation?.reasons ?? [],
           answer: view.result?.answer ?? view.proposedAnswer,
         });
+        return;
+      }
+      case 'inbox':
+      case 'decide': {
+        const database = await openDatabase(cfg);
+        try {
+          const user = personOf(await authenticateCli(database.db, cfg));
+          const requests = new RequestsClient(client, database.db, {
+            taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+          });
+          const org = need(a.org, 'org');
+          if (command === 'inbox') print(await requests.listInbox({ orgId: org, userId: user }));
+          else
+            print(
+              await requests.answerRequest(cliAnswer(need(positional, 'REQUEST_ID'), org, user, a)),
+            );
+        } finally {
+          await database.close();
+        }
         return;
       }
       case 'state':

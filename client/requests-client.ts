@@ -81,7 +81,11 @@ const toItem = (r: RequestRow): InboxItem => ({
   expiresAt: r.expiresAt.toISOString(),
   remindersSent: r.remindersSent,
   reasks: r.reasks,
-  createdBy: { runId: r.createdByRunId, agentType: r.createdByAgentType, userId: r.createdByUserId },
+  createdBy: {
+    runId: r.createdByRunId,
+    agentType: r.createdByAgentType,
+    userId: r.createdByUserId,
+  },
 });
 
 /**
@@ -171,17 +175,25 @@ export class RequestsClient {
     const key = row.linkKey ?? '';
     try {
       if (row.linkKind === 'gateway_approval') {
-        await new GatewayClient(this.client, this.db, this.opts.taskQueue, this.secretOpt()).decide(row.orgId, key, {
-          decision,
-          approver: { userId: a.answeredBy, orgId: a.orgId },
-          ...(note ? { note } : {}),
-        });
+        await new GatewayClient(this.client, this.db, this.opts.taskQueue, this.secretOpt()).decide(
+          row.orgId,
+          key,
+          {
+            decision,
+            approver: { userId: a.answeredBy, orgId: a.orgId },
+            ...(note ? { note } : {}),
+          },
+        );
       } else {
-        await new AnalysisClient(this.client, this.opts.taskQueue, this.secretOpt()).review(row.orgId, key, {
-          decision,
-          reviewer: { userId: a.answeredBy, orgId: a.orgId },
-          ...(note ? { note } : {}),
-        });
+        await new AnalysisClient(this.client, this.opts.taskQueue, this.secretOpt()).review(
+          row.orgId,
+          key,
+          {
+            decision,
+            reviewer: { userId: a.answeredBy, orgId: a.orgId },
+            ...(note ? { note } : {}),
+          },
+        );
       }
     } catch (err) {
       if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError)
@@ -217,4 +229,32 @@ export class RequestsClient {
   async result(orgId: string, requestId: string) {
     return this.client.workflow.getHandle(requestWorkflowId(orgId, requestId)).result();
   }
+}
+
+/**
+ * The CLI's `decide` arguments as an answer: --decision (approve/reject, with --note) for an
+ * approval or review, --answer JSON for a form, --text for free text (read strictly).
+ */
+export function cliAnswer(
+  requestId: string,
+  orgId: string,
+  userId: string,
+  a: { decision?: string; note?: string; answer?: string; text?: string },
+): AnswerInput {
+  const base = { requestId, orgId, answeredBy: userId };
+  if (a.text !== undefined) return { ...base, text: a.text };
+  if (a.answer !== undefined) {
+    let answer: unknown;
+    try {
+      answer = JSON.parse(a.answer);
+    } catch {
+      throw new InvalidRequestError('--answer is not JSON', [{ path: 'answer', message: 'JSON' }]);
+    }
+    return { ...base, answer: answer as Record<string, unknown> };
+  }
+  if (a.decision === undefined)
+    throw new InvalidRequestError('one of --decision, --answer or --text is required', [
+      { path: 'decision', message: 'required' },
+    ]);
+  return { ...base, answer: { decision: a.decision, ...(a.note ? { note: a.note } : {}) } };
 }

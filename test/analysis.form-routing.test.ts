@@ -58,6 +58,12 @@ const activities = {
   async sendReviewReminder() {},
   async authorizeReviewer() {},
   async recordReviewDecision() {},
+  // The inbox record of an open review (workflows/requests/inbox-link.ts).
+  async requestOpenLinked() {
+    return { requestId: 'inbox', route: 'owner' };
+  },
+  async requestRemindLinked() {},
+  async requestCloseLinked() {},
   async retrieve_context(): Promise<ToolOutput<'retrieve_context'>> {
     const chunk = {
       docId: DOC,

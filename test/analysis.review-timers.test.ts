@@ -9,6 +9,7 @@ import { ingestFile } from '../client/documents';
 import { createAnalysisActivities } from '../activities/analysis';
 import { createDocumentActivities } from '../activities/documents/ingest';
 import { createIdentityActivities } from '../activities/identity';
+import { createRequestsActivities } from '../activities/requests';
 import { decisionSecret } from '../activities/identity/decision-secret';
 import { loadConfig } from '../config/env';
 import { auditTrail } from '../db/repositories/audit';
@@ -84,6 +85,15 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
       ...createDocumentActivities(database.db),
       // Review decisions carry a proof the worker verifies (same secret as the client's).
       ...createIdentityActivities({ secret: decisionSecret(loadConfig()) }),
+      // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
+      ...createRequestsActivities({
+        db: database.db,
+        client: testEnv.client,
+        taskQueue,
+        notifier: null,
+        anthropic: null,
+        model: 'claude-haiku-4-5',
+      }),
     },
   });
   return worker.runUntil(fn);

@@ -7,6 +7,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { GatewayClient } from '../client/gateway-client';
 import { createGatewayActivities } from '../activities/gateway';
 import { createIdentityActivities } from '../activities/identity';
+import { createRequestsActivities } from '../activities/requests';
 import { auditTrail } from '../db/repositories/audit';
 import type { Database } from '../db/connection';
 import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
@@ -45,6 +46,15 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
     activities: {
       ...createGatewayActivities({ db: database.db }),
       ...createIdentityActivities({ secret: SECRET }),
+      // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
+      ...createRequestsActivities({
+        db: database.db,
+        client: testEnv.client,
+        taskQueue,
+        notifier: null,
+        anthropic: null,
+        model: 'claude-haiku-4-5',
+      }),
     },
   });
   return worker.runUntil(fn);

@@ -29,6 +29,7 @@ import {
   reviewUpdate,
   stateQuery,
 } from './analysis.contract';
+import { closeInboxEntry, openInboxEntry, remindInboxEntry } from './requests/inbox-link';
 import { AnalysisStateMachine, type AnalysisState } from './analysis/state-machine';
 import { planRequest, type Plan, type PlannedStep } from './analysis/planner';
 import {
@@ -409,6 +410,21 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   };
   await bookkeeping.storeResult({ result: pending, outcome: 'awaiting_review' });
 
+  // One inbox: the open review is a request record too (patched inside).
+  await openInboxEntry({
+    linkKind: 'analysis_review',
+    workflowId,
+    key: request.requestId,
+    orgId: request.orgId,
+    type: 'review',
+    title: `Review ${request.queryType}: ${request.queryText.slice(0, 200)}`,
+    question: `${request.queryText}\nSent to review: ${validation.reasons.join('; ')}`,
+    evidence: { requestId: request.requestId, reasons: validation.reasons, confidence },
+    createdAtMs: startedAt,
+    dueAtMs: dueAt,
+    expiresAtMs: expiresAt,
+    createdBy: { userId: request.requestedBy },
+  });
   let nextReminder = dueAt;
   while (decision === undefined) {
     const now = Date.now();
@@ -436,6 +452,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
           error: messageOf(err),
         });
       }
+      await remindInboxEntry('analysis_review', workflowId, remindersSent);
       nextReminder += remindEvery;
     }
   }
@@ -455,6 +472,11 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   } else {
     final = await finish('corrected', applyCorrections(proposed, decision), decision);
   }
+  await closeInboxEntry('analysis_review', workflowId, {
+    status: decision === undefined ? 'expired' : 'completed',
+    detail: decision === undefined ? 'no review before expiry' : decision.decision,
+    by: decision?.reviewer.userId ?? null,
+  });
   await condition(allHandlersFinished);
   return final;
 }

@@ -49,6 +49,7 @@ import {
   splitIdempotencyKey,
 } from './gateway/writes';
 import { checkInputBounds } from './input-bounds';
+import { closeInboxEntry, openInboxEntry, remindInboxEntry } from './requests/inbox-link';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors';
 
 // The worker's retry budget, read once per run (a recorded activity result, so replay-safe).
@@ -430,6 +431,31 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
         'awaiting_approval',
         `${r.lane} risk (${r.score}), ${r.requiredApprovals} approval(s)${revision > 0 ? `, plan revision ${revision}` : ''}: ${r.rules.map((x) => x.rule).join(', ')}`,
       );
+      // One inbox: the waiting approval is a request record too (patched inside).
+      await openInboxEntry({
+        linkKind: 'gateway_approval',
+        workflowId,
+        key: write.idempotencyKey,
+        orgId: write.orgId,
+        type: 'approval',
+        title: `Approve ${write.kind} (${r.lane} risk)`,
+        question: `Approve ${write.kind} ${write.idempotencyKey}: ${r.lane} risk (score ${r.score}), ${r.requiredApprovals} approval(s) needed; rules ${r.rules.map((x) => x.rule).join(', ') || 'none'}.`,
+        evidence: {
+          submissionId,
+          kind: write.kind,
+          lane: r.lane,
+          score: r.score,
+          rules: r.rules.map((x) => x.rule),
+          revision,
+        },
+        createdAtMs: startedAt,
+        dueAtMs: dueAt,
+        expiresAtMs: expiresAt,
+        createdBy:
+          submitter.kind === 'user'
+            ? { userId: submitter.userId }
+            : { runId: submitter.instanceId, agentType: submitter.agentType },
+      });
       const approvals = () => votesNow().filter((v) => v.decision === 'approve').length;
       const rejected = () => votesNow().some((v) => v.decision === 'reject');
       const settled = () => rejected() || approvals() >= r.requiredApprovals;
@@ -454,6 +480,7 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
               error: err instanceof Error ? err.message : String(err),
             });
           }
+          await remindInboxEntry('gateway_approval', workflowId, remindersSent);
         }
       }
       // Close the vote, then let votes already past their validator land: none is lost, and
@@ -470,6 +497,11 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
             actor: `user:${by?.userId ?? 'unknown'}`,
           }),
         );
+        await closeInboxEntry('gateway_approval', workflowId, {
+          status: 'completed',
+          detail: 'rejected',
+          by: by?.userId ?? null,
+        });
         const done = finish('rejected', null);
         await condition(allHandlersFinished);
         return done;
@@ -488,10 +520,23 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
             actor: 'workflow',
           }),
         );
+        await closeInboxEntry('gateway_approval', workflowId, {
+          status: 'expired',
+          detail: 'no approval before expiry',
+          by: null,
+        });
         const done = finish('expired', null);
         await condition(allHandlersFinished);
         return done;
       }
+      await closeInboxEntry('gateway_approval', workflowId, {
+        status: 'completed',
+        detail: 'approved',
+        by: votesNow()
+          .filter((v) => v.decision === 'approve')
+          .map((v) => v.userId)
+          .join(','),
+      });
     }
 
     setStatus('applying', 'posting');

@@ -21,12 +21,36 @@ import type {
   CreateRequestInput,
   CreatedBy,
   RequestStatus,
+  RequestType,
   Route,
 } from '../../workflows/requests/contract';
-import { MAX_TRIAGE_HOPS, callbackPayload, delegationEventType } from '../../workflows/requests/loop-defences';
+import {
+  MAX_TRIAGE_HOPS,
+  callbackPayload,
+  delegationEventType,
+} from '../../workflows/requests/loop-defences';
 import { RequestsClient, type CreatedRequest } from '../../client/requests-client';
 import type { Notifier } from './notifier';
 import { readFreeText, type ReadResult } from './read-free-text';
+
+/** The form of a forwarded decision (gateway approval, analysis review). */
+export const DECISION_FORM = {
+  fields: [
+    {
+      name: 'decision',
+      label: 'Decision',
+      kind: 'enum',
+      options: ['approve', 'reject'],
+      required: true,
+    },
+    { name: 'note', label: 'Note', kind: 'text', maxLength: 4000, required: false },
+  ],
+};
+
+/** The inbox record of a waiting gateway submission or analysis review. */
+export function linkedRequestId(linkKind: string, workflowId: string): string {
+  return `${linkKind}:${workflowId}`;
+}
 
 export interface RequestsDeps {
   db: Db;
@@ -41,6 +65,39 @@ export interface RequestsDeps {
 /** The requests domain's activities: the request's rows, routing, notices, reading, callback. */
 export function createRequestsActivities(deps: RequestsDeps) {
   const { db } = deps;
+  const notifyOnce = async (requestId: string, purpose: string) => {
+    const row = await getRequestRow(db, requestId);
+    if (!row?.assigneeUserId || !deps.notifier) return { sent: 0, refused: 0 };
+    const email = await userEmail(db, row.assigneeUserId);
+    let sent = 0;
+    let refused = 0;
+    for (const channel of deps.notifier.channels) {
+      if (await getNotification(db, requestId, purpose, channel)) continue;
+      const d = await deps.notifier.send(channel, {
+        requestId: row.id,
+        orgId: row.orgId,
+        purpose: purpose,
+        type: row.type,
+        title: row.title,
+        question: row.question,
+        dueAt: row.dueAt.toISOString(),
+        assigneeUserId: row.assigneeUserId,
+        email,
+      });
+      await recordNotification(db, {
+        requestId: requestId,
+        purpose: purpose,
+        channel,
+        recipient: d.recipient,
+        status: d.status,
+        detail: d.detail,
+        at: new Date(),
+      });
+      if (d.status === 'sent') sent += 1;
+      else refused += 1;
+    }
+    return { sent, refused };
+  };
   return {
     /** Stores the request, routes it and records `opened` with the route (idempotent). */
     async requestOpen(o: {
@@ -74,7 +131,11 @@ export function createRequestsActivities(deps: RequestsDeps) {
         expiresAt: new Date(o.expiresAtMs),
       });
       if (row.route)
-        return { assigneeUserId: row.assigneeUserId, route: row.route as Route, detail: row.routeDetail ?? '' };
+        return {
+          assigneeUserId: row.assigneeUserId,
+          route: row.route as Route,
+          detail: row.routeDetail ?? '',
+        };
       const routed = await routeRequest(db, r.orgId, r.assigneeUserId);
       await setRoute(db, r.requestId, routed);
       await appendRequestEvent(db, {
@@ -102,7 +163,11 @@ export function createRequestsActivities(deps: RequestsDeps) {
       await appendRequestEvent(db, { ...rest, at: new Date(atMs) });
     },
 
-    async requestSaveCounters(c: { requestId: string; remindersSent: number; reasks: number }): Promise<void> {
+    async requestSaveCounters(c: {
+      requestId: string;
+      remindersSent: number;
+      reasks: number;
+    }): Promise<void> {
       await updateRequest(db, c.requestId, { remindersSent: c.remindersSent, reasks: c.reasks });
     },
 
@@ -167,38 +232,125 @@ export function createRequestsActivities(deps: RequestsDeps) {
     },
 
     /** Sends the notice on every configured channel once (a row per request, purpose, channel). */
-    async requestNotify(n: { requestId: string; purpose: string }): Promise<{ sent: number; refused: number }> {
-      const row = await getRequestRow(db, n.requestId);
-      if (!row?.assigneeUserId || !deps.notifier) return { sent: 0, refused: 0 };
-      const email = await userEmail(db, row.assigneeUserId);
-      let sent = 0;
-      let refused = 0;
-      for (const channel of deps.notifier.channels) {
-        if (await getNotification(db, n.requestId, n.purpose, channel)) continue;
-        const d = await deps.notifier.send(channel, {
-          requestId: row.id,
-          orgId: row.orgId,
-          purpose: n.purpose,
-          type: row.type,
-          title: row.title,
-          question: row.question,
-          dueAt: row.dueAt.toISOString(),
-          assigneeUserId: row.assigneeUserId,
-          email,
+    async requestNotify(n: {
+      requestId: string;
+      purpose: string;
+    }): Promise<{ sent: number; refused: number }> {
+      return notifyOnce(n.requestId, n.purpose);
+    },
+
+    /** A gateway approval / analysis review starts waiting: its inbox record, routed, notified. */
+    async requestOpenLinked(e: {
+      linkKind: 'gateway_approval' | 'analysis_review';
+      workflowId: string;
+      key: string;
+      orgId: string;
+      type: RequestType;
+      title: string;
+      question: string;
+      evidence: Record<string, unknown>;
+      createdAtMs: number;
+      dueAtMs: number;
+      expiresAtMs: number;
+      createdBy: { userId?: string; runId?: string; agentType?: string };
+    }): Promise<{ requestId: string; route: Route }> {
+      const id = linkedRequestId(e.linkKind, e.workflowId);
+      const row = await insertRequest(db, {
+        id,
+        orgId: e.orgId,
+        type: e.type,
+        status: 'open',
+        title: e.title,
+        question: e.question,
+        answerSchema: DECISION_FORM,
+        evidence: e.evidence,
+        createdByRunId: e.createdBy.runId ?? null,
+        createdByAgentType: e.createdBy.agentType ?? null,
+        createdByUserId: e.createdBy.userId ?? null,
+        createdByWorkflowId: e.workflowId,
+        callback: { eventType: null },
+        workflowId: e.workflowId,
+        linkKind: e.linkKind,
+        linkWorkflowId: e.workflowId,
+        linkKey: e.key,
+        createdAt: new Date(e.createdAtMs),
+        dueAt: new Date(e.dueAtMs),
+        expiresAt: new Date(e.expiresAtMs),
+      });
+      if (row.status !== 'open') {
+        // A plan revision re-opens the approval: the same inbox entry, open again.
+        await updateRequest(db, id, {
+          status: 'open',
+          closedAt: null,
+          dueAt: new Date(e.dueAtMs),
+          expiresAt: new Date(e.expiresAtMs),
         });
-        await recordNotification(db, {
-          requestId: n.requestId,
-          purpose: n.purpose,
-          channel,
-          recipient: d.recipient,
-          status: d.status,
-          detail: d.detail,
-          at: new Date(),
-        });
-        if (d.status === 'sent') sent += 1;
-        else refused += 1;
       }
-      return { sent, refused };
+      let route = row.route as Route | null;
+      if (!route) {
+        const routed = await routeRequest(db, e.orgId, undefined);
+        await setRoute(db, id, routed);
+        await appendRequestEvent(db, {
+          requestId: id,
+          seq: 1,
+          kind: 'opened',
+          actor: e.workflowId,
+          detail: `${routed.route}: ${routed.detail}`,
+          data: { route: routed.route, assigneeUserId: routed.assigneeUserId },
+          at: new Date(e.createdAtMs),
+        });
+        route = routed.route;
+      }
+      await notifyOnce(id, 'assigned').catch(() => undefined);
+      return { requestId: id, route };
+    },
+
+    async requestRemindLinked(r: {
+      linkKind: 'gateway_approval' | 'analysis_review';
+      workflowId: string;
+      reminderNumber: number;
+      atMs: number;
+    }): Promise<void> {
+      const id = linkedRequestId(r.linkKind, r.workflowId);
+      if (!(await getRequestRow(db, id))) return;
+      await updateRequest(db, id, { remindersSent: r.reminderNumber });
+      await appendRequestEvent(db, {
+        requestId: id,
+        seq: 100 + r.reminderNumber,
+        kind: 'reminded',
+        actor: null,
+        detail: `reminder ${r.reminderNumber}`,
+        data: null,
+        at: new Date(r.atMs),
+      });
+      await notifyOnce(id, `reminder-${r.reminderNumber}`);
+    },
+
+    async requestCloseLinked(c: {
+      linkKind: 'gateway_approval' | 'analysis_review';
+      workflowId: string;
+      status: 'completed' | 'expired' | 'cancelled';
+      detail: string;
+      by: string | null;
+      atMs: number;
+    }): Promise<void> {
+      const id = linkedRequestId(c.linkKind, c.workflowId);
+      if (!(await getRequestRow(db, id))) return;
+      await updateRequest(db, id, {
+        status: c.status,
+        detail: c.detail,
+        answeredBy: c.by,
+        closedAt: new Date(c.atMs),
+      });
+      await appendRequestEvent(db, {
+        requestId: id,
+        seq: 1000,
+        kind: c.status === 'completed' ? 'answered' : c.status,
+        actor: c.by,
+        detail: c.detail,
+        data: null,
+        at: new Date(c.atMs),
+      });
     },
 
     /**
@@ -206,7 +358,9 @@ export function createRequestsActivities(deps: RequestsDeps) {
      * call number, so a retried activity joins the request it already started.
      */
     async requestCreate(c: { input: CreateRequestInput }): Promise<CreatedRequest> {
-      return new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }).createRequest(c.input);
+      return new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }).createRequest(
+        c.input,
+      );
     },
 
     /** A delegation's work order: an event its delegate agent subscribes to (delegation.<type>). */
@@ -225,7 +379,12 @@ export function createRequestsActivities(deps: RequestsDeps) {
         source: 'agent',
         payload: { delegationRequestId: c.requestId, evidence: c.evidence },
         ...(c.createdByRunId && c.hop >= 1
-          ? { causation: { agentInstanceId: c.createdByRunId, hop: Math.min(c.hop, MAX_TRIAGE_HOPS) } }
+          ? {
+              causation: {
+                agentInstanceId: c.createdByRunId,
+                hop: Math.min(c.hop, MAX_TRIAGE_HOPS),
+              },
+            }
           : {}),
       });
       return { eventId: a.eventId, status: a.status };

@@ -70,16 +70,27 @@ export function createNotifier(cfg: NotifierConfig): Notifier {
   const channels: Channel[] = [];
   if (transport) channels.push('email');
   if (cfg.webhookUrl) {
-    if (!cfg.webhookSecret) throw new Error('NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET to sign its calls');
+    if (!cfg.webhookSecret)
+      throw new Error('NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET to sign its calls');
     channels.push('webhook');
   }
   return {
     channels,
     async send(channel, n) {
       if (!n.email)
-        return { channel, status: 'refused', recipient: n.assigneeUserId, detail: `${n.assigneeUserId} has no email address` };
+        return {
+          channel,
+          status: 'refused',
+          recipient: n.assigneeUserId,
+          detail: `${n.assigneeUserId} has no email address`,
+        };
       if (isPlaceholderEmail(n.email))
-        return { channel, status: 'refused', recipient: n.email, detail: `placeholder address ${n.email} is never notified` };
+        return {
+          channel,
+          status: 'refused',
+          recipient: n.email,
+          detail: `placeholder address ${n.email} is never notified`,
+        };
       if (channel === 'email') {
         if (!transport) throw new Error('no SMTP transport configured');
         const info = (await transport.sendMail({

@@ -1,7 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { checkAnswer, type AnswerSchema } from '../../workflows/requests/answer-schema';
-import { hostility, readFreeTextByRules, type FreeTextContext } from '../../workflows/requests/free-text';
+import {
+  hostility,
+  readFreeTextByRules,
+  type FreeTextContext,
+} from '../../workflows/requests/free-text';
 
 export type ReadResult =
   | { status: 'parsed'; answer: Record<string, unknown>; by: 'rules' | 'model' }
@@ -20,12 +24,17 @@ const ModelReadingSchema = z
 const NUMBER = /-?\d[\d,]*(?:\.\d+)?/g;
 
 /** Every number and code the model put in the answer must be written in the person's text. */
-function writtenInText(answer: Record<string, unknown>, text: string, schema: AnswerSchema): string | null {
+function writtenInText(
+  answer: Record<string, unknown>,
+  text: string,
+  schema: AnswerSchema,
+): string | null {
   const nums = new Set([...text.matchAll(NUMBER)].map((m) => Number(m[0].replace(/,/g, ''))));
   for (const f of schema.fields) {
     const v = answer[f.name];
     if (v === undefined) continue;
-    if (f.kind === 'number' && !nums.has(v as number)) return `${f.name}: ${String(v)} is not in the answer`;
+    if (f.kind === 'number' && !nums.has(v as number))
+      return `${f.name}: ${String(v)} is not in the answer`;
     if (f.kind === 'code_per_item')
       for (const code of Object.values(v as Record<string, string>))
         if (!text.includes(code)) return `${f.name}: code ${code} is not in the answer`;
@@ -81,14 +90,21 @@ export async function readFreeText(
   });
   const block = msg.content.find((b) => b.type === 'tool_use');
   const reading = ModelReadingSchema.safeParse(block && 'input' in block ? block.input : undefined);
-  if (!reading.success) return { status: 'unclear', reason: 'the model gave no usable reading', by: 'model' };
+  if (!reading.success)
+    return { status: 'unclear', reason: 'the model gave no usable reading', by: 'model' };
   if (reading.data.status === 'unclear' || !reading.data.answer)
     return { status: 'unclear', reason: reading.data.reason ?? rules.reason, by: 'model' };
   const check = checkAnswer(ctx.answerSchema, reading.data.answer);
-  if (!check.ok) return { status: 'unclear', reason: `model reading rejected: ${check.issues.join('; ')}`, by: 'model' };
+  if (!check.ok)
+    return {
+      status: 'unclear',
+      reason: `model reading rejected: ${check.issues.join('; ')}`,
+      by: 'model',
+    };
   const hostile = hostility(text, ctx);
   if (hostile) return { status: 'refused', reason: hostile, by: 'model' };
   const unwritten = writtenInText(check.answer, text, ctx.answerSchema);
-  if (unwritten) return { status: 'unclear', reason: `model reading rejected: ${unwritten}`, by: 'model' };
+  if (unwritten)
+    return { status: 'unclear', reason: `model reading rejected: ${unwritten}`, by: 'model' };
   return { status: 'parsed', answer: check.answer, by: 'model' };
 }

@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
-import { agentRuns, humanRequestEvents, humanRequestNotifications, humanRequests, memberships, users } from '../schema';
+import {
+  agentRuns,
+  humanRequestEvents,
+  humanRequestNotifications,
+  humanRequests,
+  memberships,
+  users,
+} from '../schema';
 import type { Route } from '../../workflows/requests/contract';
 
 export type RequestRow = typeof humanRequests.$inferSelect;
@@ -27,7 +34,9 @@ export async function getLinkedRequest(
   const rows = await db
     .select()
     .from(humanRequests)
-    .where(and(eq(humanRequests.linkKind, linkKind), eq(humanRequests.linkWorkflowId, linkWorkflowId)));
+    .where(
+      and(eq(humanRequests.linkKind, linkKind), eq(humanRequests.linkWorkflowId, linkWorkflowId)),
+    );
   return rows[0];
 }
 
@@ -53,11 +62,19 @@ export async function routeRequest(
   }
   const owner = members.find((m) => m.role === 'owner');
   if (owner)
-    return { assigneeUserId: owner.userId, route: 'owner', detail: [...skipped, `org owner ${owner.userId}`].join('; ') };
+    return {
+      assigneeUserId: owner.userId,
+      route: 'owner',
+      detail: [...skipped, `org owner ${owner.userId}`].join('; '),
+    };
   skipped.push(`${orgId} has no owner`);
   const admin = members.find((m) => m.role === 'admin');
   if (admin)
-    return { assigneeUserId: admin.userId, route: 'admin', detail: [...skipped, `admin ${admin.userId}`].join('; ') };
+    return {
+      assigneeUserId: admin.userId,
+      route: 'admin',
+      detail: [...skipped, `admin ${admin.userId}`].join('; '),
+    };
   skipped.push(`${orgId} has no admin`);
   return { assigneeUserId: null, route: 'unrouted', detail: skipped.join('; ') };
 }
@@ -103,7 +120,18 @@ export async function updateRequest(
   db: Db,
   id: string,
   set: Partial<
-    Pick<RequestRow, 'status' | 'remindersSent' | 'reasks' | 'answer' | 'answeredBy' | 'detail' | 'closedAt'>
+    Pick<
+      RequestRow,
+      | 'status'
+      | 'remindersSent'
+      | 'reasks'
+      | 'answer'
+      | 'answeredBy'
+      | 'detail'
+      | 'closedAt'
+      | 'dueAt'
+      | 'expiresAt'
+    >
   >,
 ): Promise<void> {
   await db.update(humanRequests).set(set).where(eq(humanRequests.id, id));
@@ -209,4 +237,3 @@ export async function runsInState(db: Db, orgId: string, states: string[]) {
     .from(agentRuns)
     .where(and(eq(agentRuns.orgId, orgId), inArray(agentRuns.state, states as never[])));
 }
-

@@ -74,7 +74,10 @@ export const humanRequests = pgTable(
       'human_requests_route_known',
       sql`${t.route} is null or ${t.route} in ('assignee','owner','admin','unrouted')`,
     ),
-    check('human_requests_link_kind_known', sql`${t.linkKind} is null or ${t.linkKind} in ('gateway_approval','analysis_review')`),
+    check(
+      'human_requests_link_kind_known',
+      sql`${t.linkKind} is null or ${t.linkKind} in ('gateway_approval','analysis_review')`,
+    ),
   ],
 );
 
@@ -125,6 +128,9 @@ export const humanRequestNotifications = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.requestId, t.purpose, t.channel] }),
-    check('human_request_notifications_status_known', sql`${t.status} in ('sent','refused','failed')`),
+    check(
+      'human_request_notifications_status_known',
+      sql`${t.status} in ('sent','refused','failed')`,
+    ),
   ],
 );

@@ -31,11 +31,16 @@ export interface AgentContext {
    * a run triggered by a callback may not delegate again (RequestRefused), and a delegation
    * past the hop cap goes to a person instead.
    */
-  request(input: AgentRequestInput): Promise<{ requestId: string; deduplicated: boolean; to: 'agent' | 'human' }>;
+  request(
+    input: AgentRequestInput,
+  ): Promise<{ requestId: string; deduplicated: boolean; to: 'agent' | 'human' }>;
 }
 
 /** A request as an agent creates it: the run fills in the org, creator and hop count. */
-export type AgentRequestInput = Omit<CreateRequestInput, 'orgId' | 'createdBy' | 'hop' | 'requestId'>;
+export type AgentRequestInput = Omit<
+  CreateRequestInput,
+  'orgId' | 'createdBy' | 'hop' | 'requestId'
+>;
 
 export interface HandlerResult {
   /** waiting_human: the run asked through ctx.request and ends until the callback event. */

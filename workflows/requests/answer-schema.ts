@@ -16,7 +16,13 @@ const BaseField = {
 };
 
 export const AnswerFieldSchema = z.discriminatedUnion('kind', [
-  z.object({ ...BaseField, kind: z.literal('text'), maxLength: z.number().int().min(1).max(10_000).default(2000) }).strict(),
+  z
+    .object({
+      ...BaseField,
+      kind: z.literal('text'),
+      maxLength: z.number().int().min(1).max(10_000).default(2000),
+    })
+    .strict(),
   z
     .object({
       ...BaseField,
@@ -40,7 +46,9 @@ export const AnswerFieldSchema = z.discriminatedUnion('kind', [
       kind: z.literal('code_per_item'),
       /** The items each needing a code, e.g. bill lines needing a ledger account code. */
       items: z
-        .array(z.object({ id: z.string().min(1).max(100), label: z.string().min(1).max(500) }).strict())
+        .array(
+          z.object({ id: z.string().min(1).max(100), label: z.string().min(1).max(500) }).strict(),
+        )
         .min(1)
         .max(200),
       /** The codes allowed (e.g. the org's ledger codes); empty: any code of the pattern. */
@@ -57,7 +65,11 @@ export const AnswerSchemaSchema = z
     const seen = new Set<string>();
     s.fields.forEach((f, i) => {
       if (seen.has(f.name))
-        ctx.addIssue({ code: 'custom', path: ['fields', i, 'name'], message: `duplicate field ${f.name}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', i, 'name'],
+          message: `duplicate field ${f.name}`,
+        });
       seen.add(f.name);
     });
   });
@@ -87,11 +99,11 @@ function fieldValidator(f: AnswerField): z.ZodType {
     case 'code_per_item': {
       const code =
         f.codes.length > 0
-          ? z.string().refine((c) => f.codes.includes(c), { message: 'not one of the allowed codes' })
+          ? z
+              .string()
+              .refine((c) => f.codes.includes(c), { message: 'not one of the allowed codes' })
           : z.string().regex(CODE, 'a code such as 6100');
-      return z
-        .object(Object.fromEntries(f.items.map((it) => [it.id, code])))
-        .strict();
+      return z.object(Object.fromEntries(f.items.map((it) => [it.id, code]))).strict();
     }
   }
 }
@@ -101,7 +113,10 @@ export function answerValidator(schema: AnswerSchema): z.ZodType<Answer> {
   return z
     .object(
       Object.fromEntries(
-        schema.fields.map((f) => [f.name, f.required ? fieldValidator(f) : fieldValidator(f).optional()]),
+        schema.fields.map((f) => [
+          f.name,
+          f.required ? fieldValidator(f) : fieldValidator(f).optional(),
+        ]),
       ),
     )
     .strict() as unknown as z.ZodType<Answer>;

@@ -107,18 +107,31 @@ export const CreateRequestSchema = z
   .strict()
   .superRefine((r, ctx) => {
     if (r.expiresInDays <= r.dueInDays)
-      ctx.addIssue({ code: 'custom', path: ['expiresInDays'], message: 'expiry must come after the due date' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expiresInDays'],
+        message: 'expiry must come after the due date',
+      });
     if (r.type === 'delegation' && !r.delegateAgentType)
-      ctx.addIssue({ code: 'custom', path: ['delegateAgentType'], message: 'a delegation names the agent type it delegates to' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delegateAgentType'],
+        message: 'a delegation names the agent type it delegates to',
+      });
     if (r.type !== 'delegation' && r.delegateAgentType)
-      ctx.addIssue({ code: 'custom', path: ['delegateAgentType'], message: 'only a delegation names an agent type' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delegateAgentType'],
+        message: 'only a delegation names an agent type',
+      });
   });
 export type CreateRequestInput = z.input<typeof CreateRequestSchema>;
 export type CreateRequest = z.output<typeof CreateRequestSchema>;
 
-/** The request workflow's input: the parsed request with its id and creation time fixed. */
+/** The request workflow's input: the parsed request with its id (and the client's send time). */
 export interface RequestWorkflowInput {
   request: CreateRequest & { requestId: string };
+  /** When the client sent it (informational: due and expiry count from the workflow's start). */
   createdAtMs: number;
 }
 
@@ -183,7 +196,8 @@ export interface RequestCompletedPayload {
 // anything reaches history.
 export const answerRequestUpdate = defineUpdate<AnswerAck, [AnswerInput]>('answerRequestUpdate');
 export const requestStateQuery = defineQuery<RequestView>('requestStateQuery');
-export const requestCompletedSignal = defineSignal<[RequestCompletedPayload]>('requestCompletedSignal');
+export const requestCompletedSignal =
+  defineSignal<[RequestCompletedPayload]>('requestCompletedSignal');
 
 /** One workflow per request, keyed by org and request id. */
 export function requestWorkflowId(orgId: string, requestId: string): string {

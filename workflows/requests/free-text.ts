@@ -22,11 +22,14 @@ export interface FreeTextContext {
 
 const UNCERTAIN =
   /\b(maybe|perhaps|not sure|unsure|don'?t know|do not know|no idea|probably|i think|i guess|might|possibly|either)\b|\?/i;
-const YES = /\b(yes|yep|yeah|approved?|approving|ok|okay|confirm(ed)?|correct|agreed?|go ahead|accept(ed)?|true|right)\b/i;
-const NO = /\b(no|nope|not|reject(ed)?|decline[sd]?|deny|denied|incorrect|wrong|false|don'?t|do not|never)\b/i;
+const YES =
+  /\b(yes|yep|yeah|approved?|approving|ok|okay|confirm(ed)?|correct|agreed?|go ahead|accept(ed)?|true|right)\b/i;
+const NO =
+  /\b(no|nope|not|reject(ed)?|decline[sd]?|deny|denied|incorrect|wrong|false|don'?t|do not|never)\b/i;
 const OTHER_ACTION =
   /\b(ignore (all |the )?(previous|above|prior|earlier)|instead|as well|additionally|also (approve|pay|send|transfer|post|create|release))\b/i;
-const REQUEST_REF = /\b(?:hr_[A-Za-z0-9]+|request\s+(?:id\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9._:-]*\d[A-Za-z0-9._:-]*))/gi;
+const REQUEST_REF =
+  /\b(?:hr_[A-Za-z0-9]+|request\s+(?:id\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9._:-]*\d[A-Za-z0-9._:-]*))/gi;
 const MONEY =
   /(?:[$€£]\s?|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\s?)(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|dollars?|euros?|pounds?)\b/gi;
 const NUMBER = /-?\d[\d,]*(?:\.\d+)?/g;
@@ -62,9 +65,16 @@ export function hostility(text: string, ctx: FreeTextContext): string | null {
   return null;
 }
 
-const key = (s: string): string => s.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+const key = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
 
-function readField(f: AnswerField, text: string): { ok: true; value: unknown } | { ok: false; why: string } {
+function readField(
+  f: AnswerField,
+  text: string,
+): { ok: true; value: unknown } | { ok: false; why: string } {
   const t = text.trim();
   switch (f.kind) {
     case 'text':
@@ -77,10 +87,16 @@ function readField(f: AnswerField, text: string): { ok: true; value: unknown } |
     }
     case 'enum': {
       const hits = f.options.filter((o) =>
-        new RegExp(`(^|[^A-Za-z0-9])${o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`, 'i').test(t),
+        new RegExp(
+          `(^|[^A-Za-z0-9])${o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`,
+          'i',
+        ).test(t),
       );
       if (hits.length !== 1)
-        return { ok: false, why: `${f.name}: ${hits.length === 0 ? 'none' : hits.join(' and ')} of ${f.options.join(', ')}` };
+        return {
+          ok: false,
+          why: `${f.name}: ${hits.length === 0 ? 'none' : hits.join(' and ')} of ${f.options.join(', ')}`,
+        };
       return { ok: true, value: hits[0] };
     }
     case 'number': {

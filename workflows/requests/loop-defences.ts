@@ -67,7 +67,10 @@ export function delegationLost(
   if (requests.length === 0) return false;
   if (requests.some((r) => r.status === 'open')) return false;
   return !requests.some(
-    (r) => r.status === 'completed' && r.closedAtMs !== null && nowMs - r.closedAtMs < LOST_DELEGATION_QUIET_MS,
+    (r) =>
+      r.status === 'completed' &&
+      r.closedAtMs !== null &&
+      nowMs - r.closedAtMs < LOST_DELEGATION_QUIET_MS,
   );
 }
 

@@ -89,7 +89,10 @@ const messageOf = (err: unknown): string =>
  * so the creating agent instance resumes.
  */
 export async function requestWorkflow(input: RequestWorkflowInput): Promise<RequestView> {
-  const { request: r, createdAtMs } = input;
+  const { request: r } = input;
+  // Due and expiry count from the workflow's own clock (the client's may differ, and on the
+  // time-skipping server it does), so timers and stored times agree.
+  const createdAtMs = Date.now();
   const workflowId = workflowInfo().workflowId;
   const dueAt = createdAtMs + r.dueInDays * DAY_MS;
   const expiresAt = createdAtMs + r.expiresInDays * DAY_MS;
@@ -175,16 +178,30 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
           const check = read.status === 'parsed' ? checkAnswer(r.answerSchema, read.answer) : null;
           if (read.status === 'refused') {
             await record('refused', a.answeredBy, read.reason, { text: a.text });
-            return { status: 'refused', requestId: r.requestId, answer: null, reason: read.reason, parsedBy: read.by };
+            return {
+              status: 'refused',
+              requestId: r.requestId,
+              answer: null,
+              reason: read.reason,
+              parsedBy: read.by,
+            };
           }
           if (read.status === 'unclear' || !check?.ok) {
             // Never guessed: the request stays open and the person is asked again.
             reasks += 1;
             const reason =
-              read.status === 'unclear' ? read.reason : `the reading did not fill the form: ${check && !check.ok ? check.issues.join('; ') : ''}`;
+              read.status === 'unclear'
+                ? read.reason
+                : `the reading did not fill the form: ${check && !check.ok ? check.issues.join('; ') : ''}`;
             await record('reasked', a.answeredBy, reason, { text: a.text, reasks });
             await book.requestSaveCounters({ requestId: r.requestId, remindersSent, reasks });
-            return { status: 'unclear', requestId: r.requestId, answer: null, reason, parsedBy: read.by };
+            return {
+              status: 'unclear',
+              requestId: r.requestId,
+              answer: null,
+              reason,
+              parsedBy: read.by,
+            };
           }
           parsed = check.answer;
           parsedBy = read.by;
@@ -193,7 +210,13 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
         answeredBy = a.answeredBy;
         await record('answered', a.answeredBy, parsedBy, { answer: parsed, text: a.text ?? null });
         setState('completed', `answered by ${a.answeredBy}`);
-        return { status: 'answered', requestId: r.requestId, answer: parsed, reason: null, parsedBy };
+        return {
+          status: 'answered',
+          requestId: r.requestId,
+          answer: parsed,
+          reason: null,
+          parsedBy,
+        };
       } finally {
         answering = false;
       }
@@ -207,12 +230,19 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
             a.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
           );
         if (a.data.requestId !== r.requestId)
-          throw refusal(ErrorType.InvalidAnswer, `this is request ${r.requestId}, not ${a.data.requestId}`);
+          throw refusal(
+            ErrorType.InvalidAnswer,
+            `this is request ${r.requestId}, not ${a.data.requestId}`,
+          );
         if (a.data.orgId !== r.orgId)
-          throw refusal(ErrorType.AnswererNotAuthorized, `the answerer acts for org ${a.data.orgId}, not ${r.orgId}`);
+          throw refusal(
+            ErrorType.AnswererNotAuthorized,
+            `the answerer acts for org ${a.data.orgId}, not ${r.orgId}`,
+          );
         if (status !== 'open')
           throw refusal(ErrorType.RequestNotOpen, `request ${r.requestId} is ${status}`);
-        if (answering) throw refusal(ErrorType.RequestNotOpen, `an answer to ${r.requestId} is being read`);
+        if (answering)
+          throw refusal(ErrorType.RequestNotOpen, `an answer to ${r.requestId} is being read`);
         if (a.data.answer !== undefined) {
           const check = checkAnswer(r.answerSchema, a.data.answer);
           if (!check.ok) throw refusal(ErrorType.InvalidAnswer, check.issues.join('; '));
@@ -225,7 +255,13 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
     { key: CsOrg, value: r.orgId },
     { key: CsState, value: status },
   ]);
-  const routed = await book.requestOpen({ request: r, workflowId, createdAtMs, dueAtMs: dueAt, expiresAtMs: expiresAt });
+  const routed = await book.requestOpen({
+    request: r,
+    workflowId,
+    createdAtMs,
+    dueAtMs: dueAt,
+    expiresAtMs: expiresAt,
+  });
   route = routed.route;
   routeDetail = routed.detail;
   assigneeUserId = routed.assigneeUserId;
@@ -236,7 +272,11 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
     try {
       await notify.requestNotify({ requestId: r.requestId, purpose });
     } catch (err) {
-      log.error('request notification failed', { requestId: r.requestId, purpose, error: messageOf(err) });
+      log.error('request notification failed', {
+        requestId: r.requestId,
+        purpose,
+        error: messageOf(err),
+      });
     }
   };
   if (r.delegateAgentType) {
