@@ -193,6 +193,8 @@ async function main(): Promise<void> {
       cap: { type: 'string' },
       minutes: { type: 'string' },
       'interval-ms': { type: 'string' },
+      batches: { type: 'string' },
+      size: { type: 'string' },
     },
     strict: true,
   });
@@ -236,9 +238,23 @@ async function main(): Promise<void> {
     if (!ok) process.exitCode = 3;
     return;
   }
+  if (suite === 'gateway-batch') {
+    const { benchGatewayBatch } = await import('./bench-gateway-batch');
+    const r = await benchGatewayBatch({
+      batches: Math.min(50, Math.max(1, Number(values.batches ?? 5))),
+      size: Math.min(1000, Math.max(1, Number(values.size ?? 1000))),
+    });
+    const text = JSON.stringify(r, null, 2);
+    console.log(text);
+    if (values.json) {
+      mkdirSync(join(values.json, '..'), { recursive: true });
+      writeFileSync(values.json, `${text}\n`);
+    }
+    return;
+  }
   if (suite !== 'gateway')
     throw new Error(
-      'usage: npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20] | events [--n 1000] | db-outage [--minutes 15] [--interval-ms 250]',
+      'usage: npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20] | events [--n 1000] | db-outage [--minutes 15] [--interval-ms 250] | gateway-batch [--batches 5] [--size 1000]',
     );
   const n = Math.min(2000, Math.max(1, Number(values.n ?? 300)));
   const result = await benchGateway(n, Math.max(1, Number(values.concurrency ?? 20)));

@@ -32,6 +32,10 @@ function row(name: string, m: EvalMetrics): string {
 
 async function main(argv: string[]): Promise<void> {
   const [suite, ...rest] = argv;
+  if (suite === 'bank-lines') {
+    const { bankLinesMain } = await import('./eval/bank-lines');
+    return bankLinesMain(rest);
+  }
   if (suite !== 'financebench')
     throw new Error(
       'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N]',

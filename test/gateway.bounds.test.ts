@@ -87,6 +87,19 @@ const SAMPLES: Record<string, unknown> = {
     ],
   },
   'journal.reverse': { entryId: 'e', reversalDate: '2025-03-15', reason: 'r' },
+  'journal.post_batch': {
+    entries: [
+      {
+        key: 'k-1',
+        entryDate: '2025-03-15',
+        memo: 'm',
+        lines: [
+          { accountId: 'a', currency: 'USD', debit: '10' },
+          { accountId: 'b', currency: 'USD', credit: '10' },
+        ],
+      },
+    ],
+  },
   'bill.post': {
     vendorId: 'v',
     billNumber: 'B-1',

@@ -92,6 +92,8 @@ export const GatewayResultSchema = z.object({
   effects: z.array(EffectSchema),
   entryIds: z.array(z.string()),
   remindersSent: z.number().int(),
+  /** journal.post_batch: high-risk entries submitted on their own (their submission ids). */
+  splitOut: z.array(z.object({ entryKey: z.string(), submissionId: z.string() })).optional(),
 });
 export type GatewayResult = z.infer<typeof GatewayResultSchema>;
 

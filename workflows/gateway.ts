@@ -1,6 +1,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  ParentClosePolicy,
   allHandlersFinished,
   condition,
   log,
@@ -8,9 +9,11 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { GatewayActivities } from '../activities/gateway';
 import type { IdentityActivities } from '../activities/identity';
 import {
@@ -28,6 +31,8 @@ import {
   CsRiskLane,
   CsWriteKind,
   DEFAULT_DB_RETRY,
+  GATEWAY_WORKFLOW,
+  gatewayWorkflowId,
   ProofSchema,
   ResumeRequestSchema,
   approvalUpdate,
@@ -43,6 +48,7 @@ import {
   DEFAULT_APPROVAL_EXPIRE_MS,
   formatIssues,
   parseWrite,
+  splitIdempotencyKey,
 } from './gateway/writes';
 import { checkInputBounds } from './input-bounds';
 import { closeInboxEntry, openInboxEntry, remindInboxEntry } from './requests/inbox-link';
@@ -383,6 +389,29 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
   revision = ev.revision ?? 0;
   planHash = ev.planHash ?? null;
 
+  // journal.post_batch: each high-risk entry goes to its own submission and its own approval,
+  // so it does not hold the batch. Its key derives from the entry's, so a retry joins it.
+  const splitOut: { entryKey: string; submissionId: string }[] = [];
+  for (const s of ev.splitOut ?? []) {
+    const idempotencyKey = splitIdempotencyKey(s.entryKey);
+    const child = gatewayWorkflowId(write.orgId, idempotencyKey);
+    try {
+      await startChild(GATEWAY_WORKFLOW, {
+        workflowId: child,
+        args: [{ ...write, idempotencyKey, payload: { entries: [s.entry] } }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        typedSearchAttributes: [
+          { key: CsOrg, value: write.orgId },
+          { key: CsWriteKind, value: write.kind },
+          { key: CsState, value: 'evaluating' },
+        ],
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    splitOut.push({ entryKey: s.entryKey, submissionId: child });
+  }
+
   const finish = (
     outcome: GatewayOutcome,
     applied: { effects: GatewayResult['effects']; entryIds: string[] } | null,
@@ -397,6 +426,7 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
       effects: applied?.effects ?? [],
       entryIds: applied?.entryIds ?? [],
       remindersSent,
+      ...(splitOut.length > 0 ? { splitOut } : {}),
     };
     upsertSearchAttributes([{ key: CsOutcome, value: outcome }]);
     setStatus('completed', outcome);

@@ -22,11 +22,13 @@ import {
 } from '../../workflows/agent-runs/contract';
 import {
   TOOL_DEFINITIONS,
+  type MemoryToolName,
   type ReadToolName,
   type ToolInput,
   type ToolOutput,
 } from '../../workflows/agent-runs/tools';
 import { READ_TOOLS } from './tools/read-tools';
+import { MEMORY_TOOLS } from './tools/bank-tools';
 import { callModel, type CallModelInput, type CallModelResult } from './model';
 import type { PriceTable } from './pricing';
 
@@ -151,6 +153,27 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
           `${c.name}: ${out.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
         );
       return out.data;
+    },
+
+    /** A memory tool (the agent's own durable state, never the books), keyed by the run. */
+    async agentMemoryTool(c: {
+      orgId: string;
+      runId: string;
+      name: MemoryToolName;
+      input: unknown;
+    }): Promise<unknown> {
+      const def = TOOL_DEFINITIONS[c.name];
+      const impl = MEMORY_TOOLS[c.name] as
+        ((db: Db, orgId: string, runId: string, i: unknown) => Promise<unknown>) | undefined;
+      if (!impl || def.kind !== 'memory')
+        throw permanentFailure(ErrorType.UnknownTool, `unknown memory tool ${c.name}`);
+      const input = def.input.safeParse(c.input);
+      if (!input.success)
+        throw permanentFailure(
+          ErrorType.InvalidToolInput,
+          `${c.name}: ${input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      return def.output.parse(await impl(db, c.orgId, c.runId, input.data));
     },
 
     /** The gateway's dry run of an agent's write: refusal (with issue paths) or its lane. */

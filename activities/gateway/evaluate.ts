@@ -201,19 +201,21 @@ export async function evaluateWrite(
     payeeBankDetails: null,
     payeeBankDetailsRecentlyChanged: false,
     placeholderContacts: [],
-    firstPostingAccounts: plan.facts.reversal
-      ? []
-      : await accountsWithoutPostings(
-          q,
-          w.orgId,
-          plan.entries.flatMap((e) => e.lines.map((l) => l.accountId)),
-        ),
+    // A kind that scores its entries itself has done this query already.
+    firstPostingAccounts:
+      plan.facts.reversal || plan.risk
+        ? []
+        : await accountsWithoutPostings(
+            q,
+            w.orgId,
+            plan.entries.flatMap((e) => e.lines.map((l) => l.accountId)),
+          ),
     reversal: false,
     periodChange: null,
     newMasterData: false,
     ...plan.facts,
   };
-  const risk = scoreRisk(facts, await getRiskSettings(q, w.orgId));
+  const risk = plan.risk ?? scoreRisk(facts, await getRiskSettings(q, w.orgId));
   return {
     plan,
     risk,

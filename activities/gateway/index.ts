@@ -10,7 +10,12 @@ import {
   recordSuspension,
 } from '../../db/repositories/gateway-plans';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
-import { parseWrite, formatIssues, type GatewayWrite } from '../../workflows/gateway/writes';
+import {
+  parseWrite,
+  formatIssues,
+  type GatewayWrite,
+  type JournalBatchEntry,
+} from '../../workflows/gateway/writes';
 import type { RiskAssessment } from '../../workflows/gateway/risk';
 import {
   DEFAULT_DB_RETRY,
@@ -47,7 +52,20 @@ export interface EvaluateOutput {
   planHash?: string;
   /** Set when this key was already applied (by an earlier run): nothing more to do. */
   alreadyApplied: { effects: Effect[]; entryIds: string[] } | null;
+  /** journal.post_batch: high-risk entries the workflow submits on their own. */
+  splitOut?: { entryKey: string; index: number; entry: JournalBatchEntry }[];
 }
+
+const splitOf = (ev: { plan: { splitOut?: EvaluateOutput['splitOut'] } }) =>
+  ev.plan.splitOut && ev.plan.splitOut.length > 0
+    ? {
+        splitOut: ev.plan.splitOut.map((s) => ({
+          entryKey: s.entryKey,
+          index: s.index,
+          entry: s.entry,
+        })),
+      }
+    : {};
 
 function actorOf(w: GatewayWrite): string {
   return w.submitter.kind === 'user'
@@ -162,6 +180,7 @@ export function createGatewayActivities({
         revision: 0,
         planHash,
         alreadyApplied: null,
+        ...splitOf(ev),
       };
     }
     // The database wrote the "submitted" audit row with the registration (migration 0006).
@@ -173,6 +192,7 @@ export function createGatewayActivities({
       revision: 0,
       planHash,
       alreadyApplied: null,
+      ...splitOf(ev),
     };
   }
 

@@ -41,10 +41,20 @@ import {
   type EntityType,
 } from '../../db/repositories/master-data';
 import { ErrorType } from '../../workflows/errors';
-import { isPlaceholderEmail, type RiskFacts } from '../../workflows/gateway/risk';
-import type { BankDetails, WriteKind, WritePayload } from '../../workflows/gateway/writes';
+import {
+  isPlaceholderEmail,
+  type RiskAssessment,
+  type RiskFacts,
+} from '../../workflows/gateway/risk';
+import type {
+  BankDetails,
+  JournalBatchEntry,
+  WriteKind,
+  WritePayload,
+} from '../../workflows/gateway/writes';
 import type { Effect } from '../../workflows/gateway.contract';
 import { GatewayRefusal } from './refusal';
+import { journalPostBatchKind } from './journal-batch';
 
 /**
  * The registry of write kinds: who may submit each, which entity ids it references, and how
@@ -72,7 +82,18 @@ export interface Plan {
   facts: Partial<Omit<RiskFacts, 'kind' | 'amounts' | 'firstPostingAccounts'>>;
   /** The bank account money goes to (payments): shown to approvers and bound by the plan hash. */
   payee?: PayeeAccount;
+  /** A kind that scores its parts itself (journal.post_batch) gives its assessment here. */
+  risk?: RiskAssessment;
+  /** Entries split out to their own submissions (journal.post_batch's high-risk entries). */
+  splitOut?: SplitEntry[];
   write(tx: Tx): Promise<Effect[]>;
+}
+export interface SplitEntry {
+  entryKey: string;
+  /** Its index in the submitted batch. */
+  index: number;
+  lane: RiskAssessment['lane'];
+  entry: JournalBatchEntry;
 }
 export interface PayeeAccount {
   bankAccountId: string;
@@ -83,7 +104,7 @@ export interface PayeeAccount {
   bic: string | null;
   currency: string;
 }
-interface KindDef<K extends WriteKind> {
+export interface KindDef<K extends WriteKind> {
   submitRoles: Role[];
   refs(p: WritePayload<K>): Ref[];
   plan(ctx: PlanContext, p: WritePayload<K>): Promise<Plan>;
@@ -304,6 +325,8 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
       };
     },
   },
+
+  'journal.post_batch': journalPostBatchKind(BOOKKEEPING),
 
   'journal.reverse': {
     submitRoles: BOOKKEEPING,

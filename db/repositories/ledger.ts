@@ -57,6 +57,44 @@ export async function postEntry(tx: Tx, e: EntryDraft): Promise<void> {
   );
 }
 
+/**
+ * Posts many entries in one call through ledger_post_entries (the set-based form of
+ * ledger_post_entry, same checks): journal.post_batch's apply. No reversals.
+ */
+export async function postEntries(tx: Tx, drafts: EntryDraft[]): Promise<void> {
+  if (drafts.length === 0) return;
+  const entries = drafts.map((e) => {
+    if (e.reversalOf) throw new Error(`postEntries posts no reversal (${e.id})`);
+    return {
+      id: e.id,
+      org_id: e.orgId,
+      idempotency_key: e.idempotencyKey,
+      entry_date: e.entryDate,
+      memo: e.memo,
+      submission_id: e.submissionId,
+      source_ref: e.sourceRef,
+    };
+  });
+  const lines = drafts.flatMap((e) =>
+    e.lines.map((l, i) => ({
+      entry_id: e.id,
+      org_id: e.orgId,
+      line_no: i + 1,
+      account_id: l.accountId,
+      currency: l.currency,
+      debit: l.debit.toString(),
+      credit: l.credit.toString(),
+      memo: l.memo,
+    })),
+  );
+  const rows = await tx.execute<{ posted: number }>(
+    sql`select ledger_post_entries(${JSON.stringify(entries)}::jsonb, ${JSON.stringify(lines)}::jsonb) as posted`,
+  );
+  const posted = Number(rows.rows[0]?.posted ?? 0);
+  if (posted !== drafts.length)
+    throw new Error(`ledger_post_entries posted ${posted} of ${drafts.length} entries`);
+}
+
 export async function getEntry(q: Q, orgId: string, entryId: string) {
   const [entry] = await q
     .select()

@@ -10,3 +10,4 @@ export * from './agent-runs';
 export * from './credentials';
 export * from './gateway-plans';
 export * from './requests';
+export * from './bank-lines';

@@ -1,5 +1,6 @@
 import type { AgentHandler } from './context';
 import { handle as documentAnalyst } from '../../agents/document_analyst/handler';
+import { handle as bankTransactionProcessor } from '../../agents/bank_transaction_processor/handler';
 
 /**
  * Code and hybrid handlers by agent type. They are bundled with the workflows (they run in
@@ -8,4 +9,5 @@ import { handle as documentAnalyst } from '../../agents/document_analyst/handler
  */
 export const AGENT_HANDLERS: Readonly<Record<string, AgentHandler>> = {
   document_analyst: documentAnalyst,
+  bank_transaction_processor: bankTransactionProcessor,
 };

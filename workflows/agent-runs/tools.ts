@@ -40,6 +40,29 @@ export const PaymentTermsSchema = z.object({
   dueDays: z.number().int(),
 });
 
+/** An imported bank/card line as the bank transaction processor records it. */
+export const BankLineRecordSchema = z
+  .object({
+    lineKey: z.string().regex(/^[A-Za-z0-9._:-]{1,150}$/),
+    statementRef: z.string().min(1).max(300),
+    entryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    /** Signed minor units: positive is spending. */
+    amountMinor: Minor,
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    merchant: z.string().max(500),
+    merchantKey: z.string().min(1).max(200),
+    cardKey: z.string().max(20),
+    taxCode: z.string().max(20).nullable(),
+    status: z.enum(['auto', 'asked']),
+    accountId: Id.nullable(),
+    requestId: Id.nullable(),
+  })
+  .strict();
+export type BankLineRecord = z.infer<typeof BankLineRecordSchema>;
+const MAX_BANK_LINES = 10_000;
+/** Lines per memory call: each payload stays well under Temporal's 2 MB. */
+export const BANK_LINES_PAGE = 1000;
+
 export const TOOL_DEFINITIONS = {
   master_data_search: {
     kind: 'read',
@@ -135,6 +158,74 @@ export const TOOL_DEFINITIONS = {
       accounts: z.array(AccountSchema),
     }),
   },
+  bank_context: {
+    kind: 'read',
+    description:
+      'For imported bank/card lines: which are already classified, how people resolved their merchants (per card and account), the chart of accounts and the account card spending is credited to.',
+    input: z
+      .object({
+        lineKeys: z.array(z.string().min(1).max(150)).max(MAX_BANK_LINES),
+        merchantKeys: z.array(z.string().min(1).max(200)).max(MAX_BANK_LINES),
+        creditAccountRole: z
+          .string()
+          .regex(/^[a-z][a-z0-9_]{0,49}$/)
+          .default('bank'),
+      })
+      .strict(),
+    output: z.object({
+      known: z.array(
+        z.object({ lineKey: z.string(), status: z.string(), accountId: z.string().nullable() }),
+      ),
+      resolutions: z.array(
+        z.object({
+          merchantKey: z.string(),
+          cardKey: z.string(),
+          accountId: z.string(),
+          count: z.number().int(),
+        }),
+      ),
+      accounts: z.array(
+        z.object({ id: z.string(), code: z.string(), type: z.string(), active: z.boolean() }),
+      ),
+      creditAccountId: z.string().nullable(),
+      /** Active vendors with a default expense account (matched by normalized name). */
+      vendors: z.array(z.object({ name: z.string(), accountId: z.string() })),
+    }),
+  },
+  bank_lines_asked: {
+    kind: 'read',
+    description:
+      'The bank/card lines waiting in one human request, as recorded when asked: a page of at most `limit` lines after the line key `after`.',
+    input: z
+      .object({
+        requestId: Id,
+        after: z.string().max(150).optional(),
+        limit: z.number().int().min(1).max(BANK_LINES_PAGE).default(BANK_LINES_PAGE),
+      })
+      .strict(),
+    output: z.object({ lines: z.array(BankLineRecordSchema), next: z.string().nullable() }),
+  },
+  bank_lines_record: {
+    kind: 'memory',
+    description:
+      "Records lines in the agent's memory: posted on its own classification (auto) or asked in a request (asked). A line already recorded is kept as is.",
+    input: z.object({ lines: z.array(BankLineRecordSchema).max(BANK_LINES_PAGE) }).strict(),
+    output: z.object({ recorded: z.number().int() }),
+  },
+  bank_lines_resolve: {
+    kind: 'memory',
+    description:
+      "Records a person's answers to a request: each asked line becomes a human resolution (what the agent learns from).",
+    input: z
+      .object({
+        requestId: Id,
+        resolutions: z
+          .array(z.object({ lineKey: z.string().min(1).max(150), accountId: Id }).strict())
+          .max(MAX_BANK_LINES),
+      })
+      .strict(),
+    output: z.object({ resolved: z.number().int() }),
+  },
   submit: {
     kind: 'write',
     description:
@@ -178,6 +269,10 @@ export type ReadToolName = {
 }[ToolName];
 export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_DEFINITIONS)[N]['input']>;
 export type ToolOutput<N extends ToolName> = z.infer<(typeof TOOL_DEFINITIONS)[N]['output']>;
+
+export type MemoryToolName = {
+  [K in ToolName]: (typeof TOOL_DEFINITIONS)[K]['kind'] extends 'memory' ? K : never;
+}[ToolName];
 
 export function isToolName(n: string): n is ToolName {
   return Object.prototype.hasOwnProperty.call(TOOL_DEFINITIONS, n);

@@ -396,6 +396,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
         callSeq: toolCalls + 1,
         input: parsed.data as never,
       });
+    else if (tool === 'bank_lines_record' || tool === 'bank_lines_resolve')
+      out = await tools.agentMemoryTool({ orgId, runId, name: tool, input: parsed.data });
     else out = await tools.agentReadTool({ orgId, name: tool, input: parsed.data });
     toolCalls += 1;
     return out;

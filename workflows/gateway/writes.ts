@@ -88,6 +88,25 @@ export const JournalLineSchema = z
   });
 export type JournalLineInput = z.infer<typeof JournalLineSchema>;
 
+/** Debits equal credits per currency (judged only when every line is well formed). */
+function refineBalanced(e: { lines: JournalLineInput[] }, ctx: z.RefinementCtx): void {
+  if (!Array.isArray(e.lines) || !e.lines.every(wellFormed)) return;
+  const net = new Map<string, bigint>();
+  for (const l of e.lines)
+    net.set(
+      l.currency,
+      (net.get(l.currency) ?? 0n) + BigInt(l.debit ?? '0') - BigInt(l.credit ?? '0'),
+    );
+  for (const [currency, diff] of net) {
+    if (diff !== 0n)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['lines'],
+        message: `the entry does not balance in ${currency}: debits minus credits = ${diff}`,
+      });
+  }
+}
+
 export const JournalPostSchema = z
   .object({
     entryDate: DateSchema,
@@ -95,22 +114,51 @@ export const JournalPostSchema = z
     lines: z.array(JournalLineSchema).min(2).max(200),
   })
   .strict()
-  .superRefine((e, ctx) => {
-    if (!Array.isArray(e.lines) || !e.lines.every(wellFormed)) return;
-    const net = new Map<string, bigint>();
-    for (const l of e.lines)
-      net.set(
-        l.currency,
-        (net.get(l.currency) ?? 0n) + BigInt(l.debit ?? '0') - BigInt(l.credit ?? '0'),
-      );
-    for (const [currency, diff] of net) {
-      if (diff !== 0n)
+  .superRefine(refineBalanced);
+
+/** Entries a journal.post_batch carries at most (its payload stays well under 2 MB). */
+export const BATCH_MAX_ENTRIES = 1000;
+/** An entry's own idempotency key: unique per org, whichever batch carries it. */
+export const EntryKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,150}$/, 'letters, digits and . _ : - (at most 150)');
+export const JournalBatchEntrySchema = z
+  .object({
+    key: EntryKeySchema,
+    entryDate: DateSchema,
+    memo: Text(500),
+    lines: z.array(JournalLineSchema).min(2).max(50),
+  })
+  .strict()
+  .superRefine(refineBalanced);
+export type JournalBatchEntry = z.infer<typeof JournalBatchEntrySchema>;
+/** The idempotency key of the submission a high-risk entry is split out to. */
+export const splitIdempotencyKey = (entryKey: string) => `split:${entryKey}`;
+
+/**
+ * Many journal entries in one submission: applied all or none in one transaction, each entry
+ * idempotent by its own key (an entry posted before — by this or another batch — is skipped),
+ * each risk-scored on its own; the batch's lane is the highest of its entries, and an entry in
+ * the high lane is split out to its own submission instead of holding the batch.
+ */
+export const JournalPostBatchSchema = z
+  .object({ entries: z.array(JournalBatchEntrySchema).min(1).max(BATCH_MAX_ENTRIES) })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (!Array.isArray(b.entries)) return;
+    const seen = new Map<string, number>();
+    b.entries.forEach((e, i) => {
+      const key = (e as { key?: unknown }).key;
+      if (typeof key !== 'string') return;
+      const first = seen.get(key);
+      if (first !== undefined)
         ctx.addIssue({
           code: 'custom',
-          path: ['lines'],
-          message: `the entry does not balance in ${currency}: debits minus credits = ${diff}`,
+          path: ['entries', i, 'key'],
+          message: `duplicate entry key (also entries.${first}.key)`,
         });
-    }
+      else seen.set(key, i);
+    });
   });
 
 export const JournalReverseSchema = z
@@ -323,6 +371,7 @@ export const RiskSettingsUpdateSchema = z
 export const WRITE_SCHEMAS = {
   'journal.post': JournalPostSchema,
   'journal.reverse': JournalReverseSchema,
+  'journal.post_batch': JournalPostBatchSchema,
   'bill.post': BillPostSchema,
   'payment.send': PaymentSendSchema,
   'vendor.create': VendorCreateSchema,

@@ -14,6 +14,7 @@ import { trialBalance } from '../../../db/repositories/ledger';
 import { getPaymentTerms, getVendor, paidOnBill } from '../../../db/repositories/master-data';
 import { ErrorType, permanentFailure } from '../../../workflows/errors';
 import type { ReadToolName, ToolInput, ToolOutput } from '../../../workflows/agent-runs/tools';
+import { bankContext, bankLinesAsked } from './bank-tools';
 
 type Impl<N extends ReadToolName> = (
   db: Db,
@@ -189,4 +190,6 @@ export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {
   bank_accounts_list: bankAccountsList,
   document_search: documentSearch,
   ap_context: apContext,
+  bank_context: bankContext,
+  bank_lines_asked: bankLinesAsked,
 };

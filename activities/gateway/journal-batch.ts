@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import { fiscalPeriods, journalEntries } from '../../db/schema';
+import { getRiskSettings } from '../../db/repositories/gateway';
+import {
+  accountsWithoutPostings,
+  getAccounts,
+  postEntries,
+  type EntryDraft,
+} from '../../db/repositories/ledger';
+import { ErrorType } from '../../workflows/errors';
+import {
+  LANES,
+  scoreRisk,
+  type FiredRule,
+  type Lane,
+  type RiskAssessment,
+} from '../../workflows/gateway/risk';
+import type { JournalBatchEntry, WritePayload } from '../../workflows/gateway/writes';
+import type { Effect } from '../../workflows/gateway.contract';
+import type { KindDef, Plan, PlanContext, SplitEntry } from './kinds';
+import { GatewayRefusal } from './refusal';
+
+/**
+ * journal.post_batch: many entries, one submission, one apply transaction. Each entry is keyed
+ * by its own key (unique per org across batches: `batch-entry:<key>`), so a batch resubmitted
+ * under another submission, or an entry split out earlier, never posts twice — an entry
+ * already on the books is skipped and reported. Each entry is risk-scored on its own
+ * (amount thresholds, first posting to an account): the batch's lane is the highest of its
+ * entries; an entry in the high lane is split out to its own single-entry submission (started
+ * by the gateway workflow) so that it does not hold the batch.
+ */
+export const batchEntryIdempotencyKey = (key: string) => `batch-entry:${key}`;
+export const batchEntryId = (orgId: string, key: string) =>
+  `je-${createHash('sha256')
+    .update(`${orgId}\u0000${batchEntryIdempotencyKey(key)}`)
+    .digest('hex')
+    .slice(0, 20)}`;
+
+const laneRank = (l: Lane) => LANES.indexOf(l);
+
+/** The batch's assessment: its entries' highest lane and score, each rule once with its count. */
+export function aggregateRisk(
+  entries: { key: string; risk: RiskAssessment }[],
+  highLaneApprovals: number,
+): RiskAssessment {
+  const lane = entries.reduce<Lane>(
+    (acc, e) => (laneRank(e.risk.lane) > laneRank(acc) ? e.risk.lane : acc),
+    'low',
+  );
+  const byRule = new Map<string, { rule: FiredRule; keys: string[] }>();
+  for (const e of entries)
+    for (const r of e.risk.rules) {
+      const g = byRule.get(r.rule);
+      if (!g) byRule.set(r.rule, { rule: { ...r }, keys: [e.key] });
+      else {
+        g.keys.push(e.key);
+        if (laneRank(r.lane) > laneRank(g.rule.lane)) g.rule.lane = r.lane;
+        g.rule.points = Math.max(g.rule.points, r.points);
+      }
+    }
+  const rules: FiredRule[] = [...byRule.values()].map(({ rule, keys }) => ({
+    ...rule,
+    detail:
+      keys.length === 1
+        ? `entry ${keys[0]}: ${rule.detail}`
+        : `${keys.length} entries (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}); e.g. ${rule.detail}`,
+  }));
+  return {
+    score: entries.reduce((m, e) => Math.max(m, e.risk.score), 0),
+    lane,
+    requiredApprovals: lane === 'low' ? 0 : lane === 'moderate' ? 1 : highLaneApprovals,
+    rules,
+  };
+}
+
+function draftOf(ctx: PlanContext, e: JournalBatchEntry): EntryDraft {
+  return {
+    id: batchEntryId(ctx.orgId, e.key),
+    orgId: ctx.orgId,
+    idempotencyKey: batchEntryIdempotencyKey(e.key),
+    submissionId: ctx.submissionId,
+    sourceRef: ctx.sourceRef,
+    reversalOf: null,
+    entryDate: e.entryDate,
+    memo: e.memo,
+    lines: e.lines.map((l) => ({
+      accountId: l.accountId,
+      currency: l.currency,
+      debit: BigInt(l.debit ?? '0'),
+      credit: BigInt(l.credit ?? '0'),
+      memo: l.memo ?? null,
+    })),
+  };
+}
+
+async function planBatch(ctx: PlanContext, p: WritePayload<'journal.post_batch'>): Promise<Plan> {
+  const { q, orgId } = ctx;
+  // Entries already on the books (posted by an earlier batch or split submission): skipped.
+  const keys = p.entries.map((e) => batchEntryIdempotencyKey(e.key));
+  const posted = new Set(
+    (
+      await q
+        .select({ key: journalEntries.idempotencyKey })
+        .from(journalEntries)
+        .where(and(eq(journalEntries.orgId, orgId), inArray(journalEntries.idempotencyKey, keys)))
+    ).map((r) => r.key),
+  );
+  const todo = p.entries
+    .map((e, index) => ({ e, index }))
+    .filter(({ e }) => !posted.has(batchEntryIdempotencyKey(e.key)));
+
+  const accountIds = [...new Set(todo.flatMap(({ e }) => e.lines.map((l) => l.accountId)))];
+  const rows = await getAccounts(q, orgId, accountIds);
+  const inactive = new Set(rows.filter((a) => !a.active).map((a) => a.id));
+  if (inactive.size > 0) {
+    const issues = todo.flatMap(({ e, index }) =>
+      e.lines.flatMap((l, i) =>
+        inactive.has(l.accountId)
+          ? [
+              {
+                path: `payload.entries.${index}.lines.${i}.accountId`,
+                message: `account ${l.accountId} is inactive`,
+              },
+            ]
+          : [],
+      ),
+    );
+    throw new GatewayRefusal(
+      ErrorType.InactiveEntity,
+      `Inactive account(s): ${[...inactive].join(', ')}`,
+      issues,
+    );
+  }
+
+  // Every entry's period must be open (one query for all the batch's periods).
+  const periods = [...new Set(todo.map(({ e }) => e.entryDate.slice(0, 7)))];
+  if (periods.length > 0) {
+    const closed = new Set(
+      (
+        await q
+          .select({ period: fiscalPeriods.period })
+          .from(fiscalPeriods)
+          .where(
+            and(
+              eq(fiscalPeriods.orgId, orgId),
+              inArray(fiscalPeriods.period, periods),
+              eq(fiscalPeriods.status, 'closed'),
+            ),
+          )
+      ).map((r) => r.period),
+    );
+    const hit = todo.filter(({ e }) => closed.has(e.entryDate.slice(0, 7)));
+    if (hit.length > 0)
+      throw new GatewayRefusal(
+        ErrorType.PeriodClosed,
+        `Period(s) ${[...closed].join(', ')} closed for org ${orgId}`,
+        hit.map(({ e, index }) => ({
+          path: `payload.entries.${index}.entryDate`,
+          message: `period ${e.entryDate.slice(0, 7)} is closed`,
+        })),
+      );
+  }
+
+  // Each entry scored on its own facts.
+  const settings = await getRiskSettings(q, orgId);
+  const unposted = new Set(await accountsWithoutPostings(q, orgId, accountIds));
+  const scored = todo.map(({ e, index }) => {
+    const gross = new Map<string, bigint>();
+    for (const l of e.lines)
+      gross.set(l.currency, (gross.get(l.currency) ?? 0n) + BigInt(l.debit ?? '0'));
+    const risk = scoreRisk(
+      {
+        kind: 'journal.post_batch',
+        amounts: [...gross].map(([currency, n]) => ({ currency, amountMinor: n.toString() })),
+        irreversible: false,
+        payeeBankDetails: null,
+        payeeBankDetailsRecentlyChanged: false,
+        placeholderContacts: [],
+        firstPostingAccounts: [...new Set(e.lines.map((l) => l.accountId))].filter((a) =>
+          unposted.has(a),
+        ),
+        reversal: false,
+        periodChange: null,
+        newMasterData: false,
+      },
+      settings,
+    );
+    return { e, index, key: e.key, risk };
+  });
+  // A high-risk entry goes to its own approval — unless it is all this submission carries.
+  const split = p.entries.length > 1 ? scored.filter((s) => s.risk.lane === 'high') : [];
+  const splitKeys = new Set(split.map((s) => s.key));
+  const kept = scored.filter((s) => !splitKeys.has(s.key));
+  const entries = kept.map((s) => draftOf(ctx, s.e));
+  const splitOut: SplitEntry[] = split.map((s) => ({
+    entryKey: s.key,
+    index: s.index,
+    lane: s.risk.lane,
+    entry: s.e,
+  }));
+  const skipped = p.entries.filter((e) => posted.has(batchEntryIdempotencyKey(e.key)));
+  return {
+    entries,
+    facts: {},
+    risk: aggregateRisk(kept, settings.highLaneApprovals),
+    splitOut,
+    async write(tx): Promise<Effect[]> {
+      await postEntries(tx, entries);
+      return [
+        ...entries.map((d) => ({ entityType: 'journal_entry', entityId: d.id, action: 'posted' })),
+        ...skipped.map((e) => ({
+          entityType: 'journal_entry',
+          entityId: batchEntryId(orgId, e.key),
+          action: 'already_posted',
+        })),
+        ...splitOut.map((s) => ({
+          entityType: 'journal_entry',
+          entityId: batchEntryId(orgId, s.entryKey),
+          action: 'split_out',
+        })),
+      ];
+    },
+  };
+}
+
+export const journalPostBatchKind = (
+  submitRoles: KindDef<'journal.post_batch'>['submitRoles'],
+): KindDef<'journal.post_batch'> => ({
+  submitRoles,
+  refs: (p) => {
+    // Each account once (a batch names the same few accounts many times).
+    const seen = new Map<string, string>();
+    p.entries.forEach((e, i) =>
+      e.lines.forEach((l, j) => {
+        if (!seen.has(l.accountId))
+          seen.set(l.accountId, `payload.entries.${i}.lines.${j}.accountId`);
+      }),
+    );
+    return [...seen].map(([id, path]) => ({ path, entity: 'account' as const, id }));
+  },
+  plan: planBatch,
+});
