@@ -118,7 +118,7 @@ export function extractBill(pages: readonly string[]): BillExtraction {
     for (const w of words) {
       if (/^(?:du|vom|van|of|dated|from|z|del|dal|de|le|-|–|\/|page|seite|pagina|strona)$/i.test(w))
         break;
-      if (labelsIn(w).length > 0 && kept.length > 0) break;
+      if (kept.length > 0 && (labelsIn(w).length > 0 || /^\p{Ll}{2,}[.,;:]?$/u.test(w))) break;
       kept.push(w.replace(/[,;]$/, ''));
     }
     const value = kept.join(' ').replace(/^#\s*/, '');
