@@ -1,5 +1,7 @@
 import type { AgentHandler } from './context';
 import { handle as documentAnalyst } from '../../agents/document_analyst/handler';
+import { handle as billProcessor } from '../../agents/bill_processor/handler';
+import { handle as masterData } from '../../agents/master_data/handler';
 
 /**
  * Code and hybrid handlers by agent type. They are bundled with the workflows (they run in
@@ -8,4 +10,6 @@ import { handle as documentAnalyst } from '../../agents/document_analyst/handler
  */
 export const AGENT_HANDLERS: Readonly<Record<string, AgentHandler>> = {
   document_analyst: documentAnalyst,
+  bill_processor: billProcessor,
+  master_data: masterData,
 };
