@@ -154,8 +154,13 @@ export async function driveEvent(
   };
 }
 
+/** A completed run stores {summary, data}; a run that needs a person stores its data alone. */
+const dataOf = (r: RunResult | null): unknown => {
+  const o = r?.output as { summary?: unknown; data?: unknown } | null | undefined;
+  return o && 'summary' in o && 'data' in o ? o.data : o;
+};
 const billOf = (r: RunResult | null): BillOutcome | null =>
-  ((r?.output?.data as { bills?: BillOutcome[] } | null)?.bills ?? [])[0] ?? null;
+  ((dataOf(r) as { bills?: BillOutcome[] } | null)?.bills ?? [])[0] ?? null;
 
 /** One bill through the flow above; the item carries what was extracted and what happened. */
 export async function processBillFile(
@@ -176,7 +181,7 @@ export async function processBillFile(
       { orgId, type: 'master_data.vendor_requested', payload: { name, emails, taxIds, sourceDocumentId } },
       trace,
     );
-    const created = md?.output?.data as MasterDataOutcome | undefined;
+    const created = dataOf(md) as MasterDataOutcome | undefined;
     const applied = md?.submissions.every((s) => s.outcome === 'applied') ?? false;
     trace.push(
       `master_data: ${created?.id ?? 'none'} ${applied ? 'applied' : (md?.outcome ?? 'no run')}${created?.placeholderFields.length ? `, placeholders: ${created.placeholderFields.join(', ')}` : ''}`,
@@ -205,7 +210,7 @@ export async function processBillFile(
     extracted.amount_untaxed = ex.amountUntaxed;
     extracted.amount_tax = ex.amountTax;
   }
-  return scoreItem(f, outcome, extracted, bill?.reasons ?? [run?.output?.summary ?? 'no run'], trace, Date.now() - started);
+  return scoreItem(f, outcome, extracted, bill?.reasons ?? [run?.outcome ?? 'no run'], trace, Date.now() - started);
 }
 
 export async function runInvoicesEval(
