@@ -75,7 +75,9 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
   const slug = key.replace(/\s+/g, '-').slice(0, 60);
   const placeholderFields: ('email' | 'phone')[] = [];
   let email: string;
-  if (own.length === 1) email = own[0]!;
+  const ownDomains = new Set(own.map((e) => e.split('@')[1]));
+  // Several addresses of the counterparty's one domain: the first printed is a real contact.
+  if (own.length > 0 && ownDomains.size === 1) email = own[0]!;
   else {
     email = `unknown-contact@${slug}.${settings.placeholder_email_domain}`;
     placeholderFields.push('email');

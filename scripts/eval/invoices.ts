@@ -41,7 +41,8 @@ export interface InvoicesEvalDeps {
   db: Db;
   client: Client;
   taskQueue: string;
-  decisionSecret: string;
+  /** Defaults to the configured secret (the worker verifies with the same). */
+  decisionSecret?: string;
 }
 
 export interface InvoicesReport {
