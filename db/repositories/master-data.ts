@@ -109,7 +109,7 @@ export async function findBillByNumber(q: Q, orgId: string, vendorId: string, bi
       and(
         eq(bills.orgId, orgId),
         eq(bills.vendorId, vendorId),
-        sql`upper(regexp_replace(${bills.billNumber}, '^#|\s', '', 'g')) = upper(regexp_replace(${billNumber}, '^#|\s', '', 'g'))`,
+        sql`upper(regexp_replace(${bills.billNumber}, '^#|\\s', '', 'g')) = upper(regexp_replace(${billNumber}, '^#|\\s', '', 'g'))`,
       ),
     );
   return row;
