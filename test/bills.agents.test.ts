@@ -68,11 +68,18 @@ it('posts, delegates, refuses duplicates and sends what fails a check to a perso
   expect(trap.trace).toEqual(['bill_processor: human_review']);
 
   // The same bill again: the agent refuses it from the vendor's open bills ...
-  const { document } = await ingestFile(deps, { orgId: ORG_ID, path: join(DIR, 'de-rechnung.txt') });
+  const { document } = await ingestFile(deps, {
+    orgId: ORG_ID,
+    path: join(DIR, 'de-rechnung.txt'),
+  });
   const trace: string[] = [];
   const again = await driveEvent(
     deps,
-    { orgId: ORG_ID, type: 'bill.received', payload: { documentId: document.id, vendorId: vendor!.id } },
+    {
+      orgId: ORG_ID,
+      type: 'bill.received',
+      payload: { documentId: document.id, vendorId: vendor!.id },
+    },
     trace,
   );
   const bill2 = (again!.output as { data: { bills: BillOutcome[] } }).data.bills[0]!;
@@ -81,19 +88,21 @@ it('posts, delegates, refuses duplicates and sends what fails a check to a perso
   // ... and the gateway refuses it too, however the number is spaced or cased.
   const gw = new GatewayClient(deps.client, deps.db, deps.taskQueue);
   await expect(
-    gw.submit({
-      orgId: ORG_ID,
-      idempotencyKey: 'dup-by-hand',
-      submitter: { kind: 'user', userId: `${ORG_ID}-${OPERATOR}` },
-      kind: 'bill.post',
-      payload: {
-        vendorId: vendor!.id,
-        billNumber: '# re-2024-0815',
-        billDate: '2024-03-12',
-        currency: 'EUR',
-        lines: [{ description: 'again', amountMinor: '146913' }],
-      },
-    }).then(() => gw.result(ORG_ID, 'dup-by-hand')),
+    gw
+      .submit({
+        orgId: ORG_ID,
+        idempotencyKey: 'dup-by-hand',
+        submitter: { kind: 'user', userId: `${ORG_ID}-${OPERATOR}` },
+        kind: 'bill.post',
+        payload: {
+          vendorId: vendor!.id,
+          billNumber: '# re-2024-0815',
+          billDate: '2024-03-12',
+          currency: 'EUR',
+          lines: [{ description: 'again', amountMinor: '146913' }],
+        },
+      })
+      .then(() => gw.result(ORG_ID, 'dup-by-hand')),
   ).rejects.toThrow(WriteRefusedError);
   await expect(gw.result(ORG_ID, 'dup-by-hand')).rejects.toThrow(/already posted/);
 });

@@ -43,12 +43,29 @@ describe('the synthetic bills', () => {
         amount_untaxed: ex.amountUntaxed,
         amount_tax: ex.amountTax,
       };
-      items.push(scoreItem(f, ex.outcome === 'ready' ? 'posted' : 'human_review', extracted, ex.reasons, [], 0));
+      items.push(
+        scoreItem(
+          f,
+          ex.outcome === 'ready' ? 'posted' : 'human_review',
+          extracted,
+          ex.reasons,
+          [],
+          0,
+        ),
+      );
     }
     for (const i of items) {
-      expect({ file: i.file, outcome: i.outcome }).toEqual({ file: i.file, outcome: i.expectedOutcome });
+      expect({ file: i.file, outcome: i.outcome }).toEqual({
+        file: i.file,
+        outcome: i.expectedOutcome,
+      });
       if (i.outcome === 'posted')
-        for (const f of FIELDS) expect({ file: i.file, field: f, ok: i.correct[f] }).toEqual({ file: i.file, field: f, ok: true });
+        for (const f of FIELDS)
+          expect({ file: i.file, field: f, ok: i.correct[f] }).toEqual({
+            file: i.file,
+            field: f,
+            ok: true,
+          });
     }
     const s = summarize(items);
     expect(s.wrongPosted).toBe(0);
@@ -58,11 +75,18 @@ describe('the synthetic bills', () => {
   });
 
   it('names the failed check of each trap', async () => {
-    const reasonsOf = async (f: string) => extractBill(await pagesOf(join(DIR, f))).reasons.join(' | ');
+    const reasonsOf = async (f: string) =>
+      extractBill(await pagesOf(join(DIR, f))).reasons.join(' | ');
     expect(await reasonsOf('trap-arithmetic.txt')).toMatch(/^net_plus_tax_equals_gross/);
-    expect(await reasonsOf('trap-rate.txt')).toMatch(/tax_matches_rate: 20% of 100.00 = 20.00, printed 25.00/);
-    expect(await reasonsOf('trap-two-numbers.txt')).toMatch(/several candidates: HFL-7710, HFL-7719/);
-    expect(await reasonsOf('trap-ambiguous-date.txt')).toMatch(/issue_date_parsed: undecided: 03\/04\/2024/);
+    expect(await reasonsOf('trap-rate.txt')).toMatch(
+      /tax_matches_rate: 20% of 100.00 = 20.00, printed 25.00/,
+    );
+    expect(await reasonsOf('trap-two-numbers.txt')).toMatch(
+      /several candidates: HFL-7710, HFL-7719/,
+    );
+    expect(await reasonsOf('trap-ambiguous-date.txt')).toMatch(
+      /issue_date_parsed: undecided: 03\/04\/2024/,
+    );
     expect(await reasonsOf('trap-no-total.txt')).toMatch(/gross_labelled: no total/);
   });
 });
@@ -87,7 +111,16 @@ describe('the readers', () => {
     expect(resolveDate(amb!, [], null)).toBeNull();
     expect(resolveDate(amb!, [], 'mdy')).toBe('2024-03-04');
     expect(resolveDate(amb!, [{ sep: '/', order: 'dmy' }], 'mdy')).toBe('2024-04-03');
-    expect(resolveDate(amb!, [{ sep: '/', order: 'dmy' }, { sep: '/', order: 'mdy' }], null)).toBeNull();
+    expect(
+      resolveDate(
+        amb!,
+        [
+          { sep: '/', order: 'dmy' },
+          { sep: '/', order: 'mdy' },
+        ],
+        null,
+      ),
+    ).toBeNull();
     expect(datesIn('Rechnungsdatum 7. Mai 2014')[0]!.iso).toBe('2014-05-07');
     expect(datesIn('Data wystawienia: 2021-01-01')[0]!.iso).toBe('2021-01-01');
   });
@@ -118,6 +151,8 @@ describe('placeholder flags on master data', () => {
     });
     expect(real.success).toBe(false);
     expect(real.error!.issues[0]!.message).toMatch(/not on a reserved domain/);
-    expect(VendorCreateSchema.safeParse({ name: 'Acme', placeholderFields: ['phone'] }).success).toBe(false);
+    expect(
+      VendorCreateSchema.safeParse({ name: 'Acme', placeholderFields: ['phone'] }).success,
+    ).toBe(false);
   });
 });

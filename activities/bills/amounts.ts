@@ -28,14 +28,14 @@ const CURRENCY_SYMBOLS: Record<string, string> = {
   fr: 'CHF',
   'fr.': 'CHF',
   'sfr.': 'CHF',
-  'us$': 'USD',
-  'c$': 'CAD',
-  'ca$': 'CAD',
-  'a$': 'AUD',
-  'au$': 'AUD',
-  'nz$': 'NZD',
-  'hk$': 'HKD',
-  's$': 'SGD',
+  us$: 'USD',
+  c$: 'CAD',
+  ca$: 'CAD',
+  a$: 'AUD',
+  au$: 'AUD',
+  nz$: 'NZD',
+  hk$: 'HKD',
+  s$: 'SGD',
   r$: 'BRL',
 };
 /** Symbols shared by several currencies: `$` is read by the document's cues (see currency.ts). */
@@ -57,10 +57,6 @@ export function currencyOfMarker(marker: string): string | null {
 }
 
 const SYMBOL_CHARS = '€£₹₽₺₩₪₫฿₱₴$¥';
-const PREFIX = new RegExp(
-  `^(?:([${SYMBOL_CHARS}]|[A-Z]{3}|Rs\\.?|[A-Za-z]{1,2}\\$)\\s?)?`,
-  'u',
-);
 
 export interface AmountToken {
   /** Integer hundredths (cents); negative for credits. */
@@ -174,8 +170,10 @@ export function centsToDecimal(c: bigint): string {
 
 /** Minor-unit digits of an ISO currency (JPY 0, EUR 2, KWD 3). */
 export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-    .maximumFractionDigits ?? 2;
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2
+  );
 }
 
 /** Hundredths in a currency's minor units; null when the amount has finer precision. */

@@ -7,24 +7,150 @@
 
 const MONTHS: Record<string, number> = {};
 const add = (n: number, ...names: string[]) => names.forEach((m) => (MONTHS[m] = n));
-add(1, 'january', 'jan', 'janvier', 'janv', 'januar', 'jänner', 'januari', 'stycznia', 'styczeń', 'styczen', 'sty', 'enero', 'ene', 'gennaio', 'gen', 'janeiro');
-add(2, 'february', 'feb', 'février', 'fevrier', 'févr', 'fevr', 'februar', 'februari', 'lutego', 'luty', 'lut', 'febrero', 'febbraio', 'fevereiro', 'fev');
-add(3, 'march', 'mar', 'mars', 'märz', 'maerz', 'maart', 'mrt', 'marca', 'marzec', 'marzo', 'março', 'marco');
+add(
+  1,
+  'january',
+  'jan',
+  'janvier',
+  'janv',
+  'januar',
+  'jänner',
+  'januari',
+  'stycznia',
+  'styczeń',
+  'styczen',
+  'sty',
+  'enero',
+  'ene',
+  'gennaio',
+  'gen',
+  'janeiro',
+);
+add(
+  2,
+  'february',
+  'feb',
+  'février',
+  'fevrier',
+  'févr',
+  'fevr',
+  'februar',
+  'februari',
+  'lutego',
+  'luty',
+  'lut',
+  'febrero',
+  'febbraio',
+  'fevereiro',
+  'fev',
+);
+add(
+  3,
+  'march',
+  'mar',
+  'mars',
+  'märz',
+  'maerz',
+  'maart',
+  'mrt',
+  'marca',
+  'marzec',
+  'marzo',
+  'março',
+  'marco',
+);
 add(4, 'april', 'apr', 'avril', 'avr', 'kwietnia', 'kwiecień', 'kwi', 'abril', 'abr', 'aprile');
 add(5, 'may', 'mai', 'mei', 'maja', 'maj', 'mayo', 'maggio', 'mag', 'maio');
-add(6, 'june', 'jun', 'juin', 'juni', 'czerwca', 'czerwiec', 'cze', 'junio', 'giugno', 'giu', 'junho');
-add(7, 'july', 'jul', 'juillet', 'juil', 'juli', 'lipca', 'lipiec', 'lip', 'julio', 'luglio', 'lug', 'julho');
+add(
+  6,
+  'june',
+  'jun',
+  'juin',
+  'juni',
+  'czerwca',
+  'czerwiec',
+  'cze',
+  'junio',
+  'giugno',
+  'giu',
+  'junho',
+);
+add(
+  7,
+  'july',
+  'jul',
+  'juillet',
+  'juil',
+  'juli',
+  'lipca',
+  'lipiec',
+  'lip',
+  'julio',
+  'luglio',
+  'lug',
+  'julho',
+);
 add(8, 'august', 'aug', 'août', 'aout', 'augustus', 'sierpnia', 'sierpień', 'sie', 'agosto', 'ago');
-add(9, 'september', 'sep', 'sept', 'septembre', 'września', 'wrzesień', 'wrz', 'septiembre', 'settembre', 'set', 'setembro');
-add(10, 'october', 'oct', 'octobre', 'oktober', 'okt', 'października', 'październik', 'paź', 'octubre', 'ottobre', 'ott', 'outubro', 'out');
+add(
+  9,
+  'september',
+  'sep',
+  'sept',
+  'septembre',
+  'września',
+  'wrzesień',
+  'wrz',
+  'septiembre',
+  'settembre',
+  'set',
+  'setembro',
+);
+add(
+  10,
+  'october',
+  'oct',
+  'octobre',
+  'oktober',
+  'okt',
+  'października',
+  'październik',
+  'paź',
+  'octubre',
+  'ottobre',
+  'ott',
+  'outubro',
+  'out',
+);
 add(11, 'november', 'nov', 'novembre', 'listopada', 'listopad', 'lis', 'noviembre', 'novembro');
-add(12, 'december', 'dec', 'décembre', 'decembre', 'déc', 'dezember', 'dez', 'grudnia', 'grudzień', 'gru', 'diciembre', 'dic', 'dicembre', 'dezembro');
+add(
+  12,
+  'december',
+  'dec',
+  'décembre',
+  'decembre',
+  'déc',
+  'dezember',
+  'dez',
+  'grudnia',
+  'grudzień',
+  'gru',
+  'diciembre',
+  'dic',
+  'dicembre',
+  'dezembro',
+);
 
 const MONTH_WORD = `([A-Za-zÀ-ÿąćęłńóśźżĄĆĘŁŃÓŚŹŻ]{3,12})\\.?`;
 const ISO_RE = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
 const NUM_RE = /(?<![\d/.-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]*\d)/g;
-const DMY_WORD_RE = new RegExp(`(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|e)?\\.?\\s+(?:de\\s+)?${MONTH_WORD}\\s*(?:de\\s+)?,?\\s*(\\d{4})(?!\\d)`, 'gu');
-const MDY_WORD_RE = new RegExp(`${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*,?\\s*(\\d{4})(?!\\d)`, 'gu');
+const DMY_WORD_RE = new RegExp(
+  `(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|e)?\\.?\\s+(?:de\\s+)?${MONTH_WORD}\\s*(?:de\\s+)?,?\\s*(\\d{4})(?!\\d)`,
+  'gu',
+);
+const MDY_WORD_RE = new RegExp(
+  `${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*,?\\s*(\\d{4})(?!\\d)`,
+  'gu',
+);
 
 export type DateOrder = 'dmy' | 'mdy';
 

@@ -1,10 +1,10 @@
-import { amountsIn, centsToDecimal, centsToMinor, currencyOfMarker, isIsoCurrency } from './amounts';
+import { amountsIn, centsToDecimal, centsToMinor, isIsoCurrency } from './amounts';
 import { datesIn, resolveDate, type DateMatch, type DateOrder } from './dates';
 import {
   BillExtractionSchema,
   type BillCheck,
   type BillExtraction,
-} from './extraction';
+} from '../../workflows/bills/extraction';
 import {
   CUSTOMER_MARKERS,
   INCLUDED_COMPONENT,
@@ -164,7 +164,8 @@ export function extractBill(pages: readonly string[]): BillExtraction {
             rate: rate ? Number(rate[1]!.replace(',', '.')) : undefined,
             base: amounts.length === 2 ? amounts[0]!.cents : undefined,
           });
-        } else (h.kind === 'gross' ? gross : h.kind === 'due' ? due : net).push({ cents: last, label });
+        } else
+          (h.kind === 'gross' ? gross : h.kind === 'due' ? due : net).push({ cents: last, label });
         return;
       }
       if (h.kind === 'number' || h.kind === 'doctype') {
@@ -186,7 +187,12 @@ export function extractBill(pages: readonly string[]): BillExtraction {
         }
         return;
       }
-      if (h.kind === 'issue_date' || h.kind === 'due_date' || h.kind === 'generic_date' || h.kind === 'other_date') {
+      if (
+        h.kind === 'issue_date' ||
+        h.kind === 'due_date' ||
+        h.kind === 'generic_date' ||
+        h.kind === 'other_date'
+      ) {
         const d = datesIn(seg)[0];
         if (d && /^[\s:.\-–]*$/.test(seg.slice(0, d.index))) dateHits.push({ kind: h.kind, d });
       }
@@ -217,7 +223,8 @@ export function extractBill(pages: readonly string[]): BillExtraction {
   if (currencies.has('?kr') && ![...resolved].some((c) => ['SEK', 'NOK', 'DKK', 'ISK'].includes(c)))
     resolved.add('?kr');
   const currencyList = [...resolved].sort();
-  const currency = currencyList.length === 1 && !currencyList[0]!.startsWith('?') ? currencyList[0]! : null;
+  const currency =
+    currencyList.length === 1 && !currencyList[0]!.startsWith('?') ? currencyList[0]! : null;
   check(
     'currency_known',
     currency ? 'pass' : 'fail',
@@ -267,16 +274,19 @@ export function extractBill(pages: readonly string[]): BillExtraction {
     ...tax.map((x) => x.cents).filter((c) => c >= 0n),
     ...(new Set(tax.filter((x) => x.rate !== undefined).map((x) => x.rate)).size > 1
       ? [
-          [...new Map(tax.filter((x) => x.rate !== undefined).map((x) => [x.rate, x.cents])).values()].reduce(
-            (a, b) => a + b,
-            0n,
-          ),
+          [
+            ...new Map(
+              tax.filter((x) => x.rate !== undefined).map((x) => [x.rate, x.cents]),
+            ).values(),
+          ].reduce((a, b) => a + b, 0n),
         ]
       : []),
   ]);
   const sums = withRows.map((tb) => tb.rows.reduce((a, r) => a + r.cents, 0n));
   const fits = (g: bigint) => netVals.some((n) => taxVals.some((x) => n + x === g));
-  let grossCands = distinct((gross.length > 0 ? gross : due).map((g) => g.cents)).filter((g) => g > 0n);
+  let grossCands = distinct((gross.length > 0 ? gross : due).map((g) => g.cents)).filter(
+    (g) => g > 0n,
+  );
   const allGross = grossCands;
   if (grossCands.length > 1) {
     const consistent = grossCands.filter((g) => fits(g) || sums.includes(g));
@@ -297,13 +307,19 @@ export function extractBill(pages: readonly string[]): BillExtraction {
   let x: bigint | null = null;
   let explicitPair = false;
   if (g !== null) {
-    const pairs = netVals.flatMap((nv) => taxVals.filter((xv) => nv + xv === g).map((xv) => [nv, xv] as const));
+    const pairs = netVals.flatMap((nv) =>
+      taxVals.filter((xv) => nv + xv === g).map((xv) => [nv, xv] as const),
+    );
     if (pairs.length > 0) {
       // Prefer the pair with a positive tax when a zero-tax reading also adds up.
       const best = pairs.find(([, xv]) => xv > 0n) ?? pairs[0]!;
       [n, x] = best;
       explicitPair = true;
-      check('net_plus_tax_equals_gross', 'pass', `${centsToDecimal(n)} + ${centsToDecimal(x)} = ${centsToDecimal(g)}`);
+      check(
+        'net_plus_tax_equals_gross',
+        'pass',
+        `${centsToDecimal(n)} + ${centsToDecimal(x)} = ${centsToDecimal(g)}`,
+      );
     } else if (netVals.length > 0 && taxVals.length > 0) {
       check(
         'net_plus_tax_equals_gross',
@@ -313,13 +329,25 @@ export function extractBill(pages: readonly string[]): BillExtraction {
     } else if (taxVals.length === 1) {
       x = taxVals[0]!;
       n = g - x;
-      check('net_plus_tax_equals_gross', 'not_applicable', `no net printed; net = gross - tax = ${centsToDecimal(n)}`);
+      check(
+        'net_plus_tax_equals_gross',
+        'not_applicable',
+        `no net printed; net = gross - tax = ${centsToDecimal(n)}`,
+      );
     } else if (netVals.length === 1 && netVals[0]! <= g) {
       n = netVals[0]!;
       x = g - n;
-      check('net_plus_tax_equals_gross', 'not_applicable', `no tax printed; tax = gross - net = ${centsToDecimal(x)}`);
+      check(
+        'net_plus_tax_equals_gross',
+        'not_applicable',
+        `no tax printed; tax = gross - net = ${centsToDecimal(x)}`,
+      );
     } else
-      check('net_plus_tax_equals_gross', 'not_applicable', 'neither a net nor a tax amount is printed');
+      check(
+        'net_plus_tax_equals_gross',
+        'not_applicable',
+        'neither a net nor a tax amount is printed',
+      );
   }
 
   // Tax against the stated rate (half-up; one minor unit of rounding is tolerated).
@@ -407,7 +435,8 @@ export function extractBill(pages: readonly string[]): BillExtraction {
 
   // ---- dates ------------------------------------------------------------------------------
   const usEnglish = language === 'en' && currency === 'USD';
-  const languageOrder: DateOrder | null = language === null ? null : language === 'en' ? (usEnglish ? 'mdy' : null) : 'dmy';
+  const languageOrder: DateOrder | null =
+    language === null ? null : language === 'en' ? (usEnglish ? 'mdy' : null) : 'dmy';
   const resolveAll = (kinds: string[]) =>
     dateHits
       .filter((h) => kinds.includes(h.kind))
@@ -430,29 +459,53 @@ export function extractBill(pages: readonly string[]): BillExtraction {
         ? 'no invoice date is printed under a date label'
         : `undecided: ${issueSet.map((d) => d.replace(/^\?/, '')).join(', ')}`),
   );
-  const dueSet = [...new Set(resolveAll(['due_date']).map((d) => d.iso).filter((d): d is string => !!d))];
-  const dueDate = dueSet.length === 1 && (!issueDate || dueSet[0]! >= issueDate) ? dueSet[0]! : null;
+  const dueSet = [
+    ...new Set(
+      resolveAll(['due_date'])
+        .map((d) => d.iso)
+        .filter((d): d is string => !!d),
+    ),
+  ];
+  const dueDate =
+    dueSet.length === 1 && (!issueDate || dueSet[0]! >= issueDate) ? dueSet[0]! : null;
 
   // ---- issuer -----------------------------------------------------------------------------
   const issuer = findIssuer(pages);
   check('issuer_found', issuer ? 'pass' : 'fail', issuer ?? 'no issuer name is printed');
 
   // ---- contacts ---------------------------------------------------------------------------
-  const emails = [...new Set((all.match(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g) ?? []).map((e) => e.toLowerCase()))];
+  const emails = [
+    ...new Set(
+      (all.match(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g) ?? []).map((e) =>
+        e.toLowerCase(),
+      ),
+    ),
+  ];
   const taxIds = [
     ...new Set(
-      (all.match(/\b(?:[A-Z]{2}\s?\d{8,12}(?:B\d{2})?|[A-Z]{2}\d{3}\s\d{3}\s\d{3})\b/g) ?? []).map((v) => v.replace(/\s/g, '')),
+      (all.match(/\b(?:[A-Z]{2}\s?\d{8,12}(?:B\d{2})?|[A-Z]{2}\d{3}\s\d{3}\s\d{3})\b/g) ?? []).map(
+        (v) => v.replace(/\s/g, ''),
+      ),
     ),
   ];
 
-  const toMinor = (c: bigint | null) => (c === null || !currency ? null : centsToMinor(c, currency));
+  const toMinor = (c: bigint | null) =>
+    c === null || !currency ? null : centsToMinor(c, currency);
   const gm = toMinor(g);
   if (g !== null && currency && gm === null)
-    check('currency_known', 'fail', `${centsToDecimal(g)} has more decimals than ${currency} allows`);
+    check(
+      'currency_known',
+      'fail',
+      `${centsToDecimal(g)} has more decimals than ${currency} allows`,
+    );
   if (g !== null && g <= 0n) reasons.push('gross: not positive');
 
-  const outcome = reasons.length === 0 && g !== null && invoiceNumber && issueDate && currency && issuer ? 'ready' : 'human_review';
-  if (outcome === 'human_review' && reasons.length === 0) reasons.push('a required field is missing');
+  const outcome =
+    reasons.length === 0 && g !== null && invoiceNumber && issueDate && currency && issuer
+      ? 'ready'
+      : 'human_review';
+  if (outcome === 'human_review' && reasons.length === 0)
+    reasons.push('a required field is missing');
   return BillExtractionSchema.parse({
     outcome,
     reasons,
@@ -467,9 +520,16 @@ export function extractBill(pages: readonly string[]): BillExtraction {
     minor:
       gm === null
         ? null
-        : { gross: gm.toString(), net: toMinor(n)?.toString() ?? null, tax: toMinor(x)?.toString() ?? null },
+        : {
+            gross: gm.toString(),
+            net: toMinor(n)?.toString() ?? null,
+            tax: toMinor(x)?.toString() ?? null,
+          },
     taxRatePercent: taxRate === null ? null : String(taxRate),
-    lines: lines_.map((l) => ({ description: l.description.slice(0, 500), amount: centsToDecimal(l.cents) })),
+    lines: lines_.map((l) => ({
+      description: l.description.slice(0, 500),
+      amount: centsToDecimal(l.cents),
+    })),
     linesBasis,
     checks,
     candidates: {
@@ -485,15 +545,23 @@ export function extractBill(pages: readonly string[]): BillExtraction {
 
 // ---- issuer ---------------------------------------------------------------------------------
 
-const GENERIC_TOP = /^(?:invoice|tax invoice|factuur|facture|rechnung|faktura|factura|fattura|bill|receipt|payment receipt|kopie factuur|copy|page|seite)\b/i;
+const GENERIC_TOP =
+  /^(?:invoice|tax invoice|factuur|facture|rechnung|faktura|factura|fattura|bill|receipt|payment receipt|kopie factuur|copy|page|seite)\b/i;
 
 function legalName(cell: string): string | null {
   const m = LEGAL_FORM.exec(cell);
   if (!m || m.index === 0) return null;
   // Short forms (AG, KG, SA, BV) count only as printed in capitals: "1.00 kg" is no company.
-  if (m[0].replace(/\./g, '').length <= 3 && m[0] === m[0].toLowerCase() && !/^(?:ltd|inc|llc|plc|spa|srl|co)\.?$/.test(m[0]))
+  if (
+    m[0].replace(/\./g, '').length <= 3 &&
+    m[0] === m[0].toLowerCase() &&
+    !/^(?:ltd|inc|llc|plc|spa|srl|co)\.?$/.test(m[0])
+  )
     return null;
-  const name = cell.slice(0, m.index + m[0].length).replace(/[,\s]+$/, '').trim();
+  const name = cell
+    .slice(0, m.index + m[0].length)
+    .replace(/[,\s]+$/, '')
+    .trim();
   if (/\d/.test(cell.slice(0, m.index))) return null;
   const words = name.split(/\s+/);
   if (words.length > 8 || !/\p{L}{2,}/u.test(name)) return null;
@@ -510,7 +578,8 @@ export function findIssuer(pages: readonly string[]): string | null {
   const lines = pages.flatMap((p) => p.split(/\r?\n/));
   const customerLines = new Set<number>();
   lines.forEach((l, i) => {
-    if (CUSTOMER_MARKERS.test(l)) for (let k = i; k <= i + 4 && k < lines.length; k++) customerLines.add(k);
+    if (CUSTOMER_MARKERS.test(l))
+      for (let k = i; k <= i + 4 && k < lines.length; k++) customerLines.add(k);
   });
   const customerNames = new Set(
     [...customerLines].flatMap((i) => cells(lines[i]!)).map((c) => c.toLowerCase()),
@@ -520,7 +589,12 @@ export function findIssuer(pages: readonly string[]): string | null {
     if (!m) continue;
     const rest = cells(l.slice(m.index + m[0].length))[0];
     const name = rest?.replace(/[,;]+$/, '').trim();
-    if (name && /\p{L}{2,}/u.test(name) && name.length <= 80 && !customerNames.has(name.toLowerCase()))
+    if (
+      name &&
+      /\p{L}{2,}/u.test(name) &&
+      name.length <= 80 &&
+      !customerNames.has(name.toLowerCase())
+    )
       return legalName(name) ?? name;
     void i;
   }
@@ -532,7 +606,10 @@ export function findIssuer(pages: readonly string[]): string | null {
       const sentence = /\b(?:sold by|by|of|from)\s+(.+)$/i.exec(c);
       const name = legalName(sentence ? sentence[1]! : c);
       if (!name || customerNames.has(name.toLowerCase())) continue;
-      const key = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const key = name
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
       const e = counts.get(key);
       if (e) e.n++;
       else {
@@ -548,7 +625,11 @@ export function findIssuer(pages: readonly string[]): string | null {
     ...new Set(
       [...text.matchAll(/(?:https?:\/\/(?:www\.)?|www\.|@)([a-z0-9-]+)\./gi)]
         .map((m) => m[1]!.toLowerCase().replace(/[^a-z]/g, ''))
-        .filter((d) => d.length >= 3 && !/^(?:gmail|yahoo|hotmail|outlook|mail|web|gmx|icloud|example)$/.test(d)),
+        .filter(
+          (d) =>
+            d.length >= 3 &&
+            !/^(?:gmail|yahoo|hotmail|outlook|mail|web|gmx|icloud|example)$/.test(d),
+        ),
     ),
   ];
   const top = lines.slice(0, 12).map((l, i) => ({ i, c: cells(l) }));
@@ -562,8 +643,16 @@ export function findIssuer(pages: readonly string[]): string | null {
   }
   for (const { i, c } of top.slice(0, 3)) {
     if (customerLines.has(i)) continue;
-    const cell = c[0]?.replace(GENERIC_TOP, '').replace(/\b(?:invoice|factuur|facture|rechnung)\b\.?$/i, '').trim();
-    if (cell && /^\p{Lu}[\p{L}&'.\- ]{2,60}$/u.test(cell) && !/\d/.test(cell) && !GENERIC_TOP.test(c[0]!))
+    const cell = c[0]
+      ?.replace(GENERIC_TOP, '')
+      .replace(/\b(?:invoice|factuur|facture|rechnung)\b\.?$/i, '')
+      .trim();
+    if (
+      cell &&
+      /^\p{Lu}[\p{L}&'.\- ]{2,60}$/u.test(cell) &&
+      !/\d/.test(cell) &&
+      !GENERIC_TOP.test(c[0]!)
+    )
       return cell;
   }
   return null;

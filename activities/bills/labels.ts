@@ -25,24 +25,63 @@ const TAXW = '(?:vat|tax(?:es)?|gst|hst|btw|tva|mwst\\.?|ust\\.?|iva|vat\\.?)';
 
 export const LABELS: { kind: LabelKind; re: RegExp }[] = [
   // net
-  L('net', `${B}(?:sub[- ]?total|subtotaal|sous[- ]total|zwischensumme|subtotale|suma\\s+częściowa)${E}`),
-  L('net', `${B}(?:total|totaal|totale|amount|bedrag|summe|betrag)\\s+(?:excl(?:\\.|uding|usive(?:\\s+of)?|usief)?|ex\\.?|without|before|zonder|ohne|hors|sans|senza|net(?:to)?)\\s*${TAXW}?${E}`),
-  L('net', `${B}(?:net\\s+(?:amount|total|value|price)|total\\s+net|amount\\s+untaxed|taxable\\s+(?:amount|value)|nettobetrag|netto(?:summe|betrag)?|summe\\s+netto|gesamt\\s*netto|warto[śs][ćc]\\s+netto|razem\\s+netto|montant\\s+(?:total\\s+)?h\\.?t\\.?|total\\s+h\\.?t\\.?|base\\s+(?:imponible|ht)|(?:totale\\s+)?imponibile|grondslag|exclusief\\s+btw|excl\\.?\\s+btw|bedrag\\s+excl\\.?|base\\s+tributável)${E}`),
+  L(
+    'net',
+    `${B}(?:sub[- ]?total|subtotaal|sous[- ]total|zwischensumme|subtotale|suma\\s+częściowa)${E}`,
+  ),
+  L(
+    'net',
+    `${B}(?:total|totaal|totale|amount|bedrag|summe|betrag)\\s+(?:excl(?:\\.|uding|usive(?:\\s+of)?|usief)?|ex\\.?|without|before|zonder|ohne|hors|sans|senza|net(?:to)?)\\s*${TAXW}?${E}`,
+  ),
+  L(
+    'net',
+    `${B}(?:net\\s+(?:amount|total|value|price)|total\\s+net|amount\\s+untaxed|taxable\\s+(?:amount|value)|nettobetrag|netto(?:summe|betrag)?|summe\\s+netto|gesamt\\s*netto|warto[śs][ćc]\\s+netto|razem\\s+netto|montant\\s+(?:total\\s+)?h\\.?t\\.?|total\\s+h\\.?t\\.?|base\\s+(?:imponible|ht)|(?:totale\\s+)?imponibile|grondslag|exclusief\\s+btw|excl\\.?\\s+btw|bedrag\\s+excl\\.?|base\\s+tributável)${E}`,
+  ),
   // tax
-  L('tax', `${B}(?:total\\s+|totaal\\s+|montant\\s+|kwota\\s+|importe\\s+|importo\\s+|summe\\s+)?(?:vat|tax(?:es)?|sales\\s+tax|gst|hst|pst|btw|tva|mwst\\.?|ust\\.?|umsatzsteuer|mehrwertsteuer|iva|podatek(?:\\s+vat)?|vat\\s+amount|tax\\s+amount|btw[- ]bedrag|steuer)${E}`),
+  L(
+    'tax',
+    `${B}(?:total\\s+|totaal\\s+|montant\\s+|kwota\\s+|importe\\s+|importo\\s+|summe\\s+)?(?:vat|tax(?:es)?|sales\\s+tax|gst|hst|pst|btw|tva|mwst\\.?|ust\\.?|umsatzsteuer|mehrwertsteuer|iva|podatek(?:\\s+vat)?|vat\\s+amount|tax\\s+amount|btw[- ]bedrag|steuer)${E}`,
+  ),
   // gross, then what is due
-  L('gross', `${B}(?:grand\\s+total|total\\s+(?:amount|incl(?:\\.|uding)?\\s*${TAXW}?|ttc|t\\.t\\.c\\.|invoice|facture|for\\s+this\\s+invoice|bill|brutto|gross)|invoice\\s+(?:total|amount)|gross\\s+(?:amount|total)|totaal(?:\\s+incl\\.?\\s*btw)?|factuur\\s*totaal|totaalbedrag|gesamt(?:betrag|summe)?|rechnungs(?:betrag|summe)|endbetrag|bruttobetrag|summe\\s+brutto|montant\\s+(?:ttc|total)|razem(?:\\s+brutto)?|warto[śs][ćc]\\s+brutto|należność(?:\\s+ogółem)?|importe\\s+total|total\\s+factura|totale(?:\\s+(?:documento|fattura))?|importo\\s+totale|valor\\s+total|total)${E}`),
-  L('due', `${B}(?:(?:total\\s+)?amount\\s+(?:due|payable)|balance\\s+due|total\\s+(?:amount\\s+)?due|total\\s+(?:to\\s+pay|payable)|somme\\s+à\\s+payer|net\\s+à\\s+payer|(?:montant|reste)\\s+à\\s+payer|à\\s+payer|montant\\s+dû|zu\\s+zahlen|zahlbetrag|te\\s+betalen|do\\s+zapłaty|total\\s+a\\s+pagar|totale\\s+da\\s+pagare|importe\\s+a\\s+pagar)${E}`),
+  L(
+    'gross',
+    `${B}(?:grand\\s+total|total\\s+(?:amount|incl(?:\\.|uding)?\\s*${TAXW}?|ttc|t\\.t\\.c\\.|invoice|facture|for\\s+this\\s+invoice|bill|brutto|gross)|invoice\\s+(?:total|amount)|gross\\s+(?:amount|total)|totaal(?:\\s+incl\\.?\\s*btw)?|factuur\\s*totaal|totaalbedrag|gesamt(?:betrag|summe)?|rechnungs(?:betrag|summe)|endbetrag|bruttobetrag|summe\\s+brutto|montant\\s+(?:ttc|total)|razem(?:\\s+brutto)?|warto[śs][ćc]\\s+brutto|należność(?:\\s+ogółem)?|importe\\s+total|total\\s+factura|totale(?:\\s+(?:documento|fattura))?|importo\\s+totale|valor\\s+total|total)${E}`,
+  ),
+  L(
+    'due',
+    `${B}(?:(?:total\\s+)?amount\\s+(?:due|payable)|balance\\s+due|total\\s+(?:amount\\s+)?due|total\\s+(?:to\\s+pay|payable)|somme\\s+à\\s+payer|net\\s+à\\s+payer|(?:montant|reste)\\s+à\\s+payer|à\\s+payer|montant\\s+dû|zu\\s+zahlen|zahlbetrag|te\\s+betalen|do\\s+zapłaty|total\\s+a\\s+pagar|totale\\s+da\\s+pagare|importe\\s+a\\s+pagar)${E}`,
+  ),
   // invoice number
-  L('number', `(?:invoice|bill|receipt|tax\\s+invoice)\\s*(?:no\\.?|nr\\.?|number|num\\.?|#|n[°º]\\.?|id)(?![\\p{L}\\p{N}_])`),
-  L('number', `${B}(?:rechnungs?\\s*-?\\s*(?:nr\\.?|nummer|no\\.?)|re\\.?-?nr\\.?|factuur\\s*(?:nr\\.?|nummer|no\\.?)|factuurnummer|factuurnr\\.?|facture\\s*(?:n[°º]|no\\.?|num[ée]ro|nr)|n[°º]\\s*(?:de\\s+)?facture|num[ée]ro\\s+de\\s+facture|faktura\\s+(?:vat\\s+)?(?:nr\\.?|numer)|numer\\s+faktury|nr\\s+faktury|factura\\s*(?:n[°º.]?|no\\.?|núm(?:ero)?\\.?|nr)|n[°º]\\s*(?:de\\s+)?factura|número\\s+de\\s+factura|fattura\\s*(?:n[°º.]?|nr\\.?|numero|num\\.?)|numero\\s+(?:della\\s+)?fattura|fatura\\s*n[°º.]?)`),
-  L('doctype', `${B}(?:invoice|tax\\s+invoice|bill|factuur|facture|rechnung|faktura(?:\\s+vat)?|factura|fattura|fatura)${E}`),
+  L(
+    'number',
+    `(?:invoice|bill|receipt|tax\\s+invoice)\\s*(?:no\\.?|nr\\.?|number|num\\.?|#|n[°º]\\.?|id)(?![\\p{L}\\p{N}_])`,
+  ),
+  L(
+    'number',
+    `${B}(?:rechnungs?\\s*-?\\s*(?:nr\\.?|nummer|no\\.?)|re\\.?-?nr\\.?|factuur\\s*(?:nr\\.?|nummer|no\\.?)|factuurnummer|factuurnr\\.?|facture\\s*(?:n[°º]|no\\.?|num[ée]ro|nr)|n[°º]\\s*(?:de\\s+)?facture|num[ée]ro\\s+de\\s+facture|faktura\\s+(?:vat\\s+)?(?:nr\\.?|numer)|numer\\s+faktury|nr\\s+faktury|factura\\s*(?:n[°º.]?|no\\.?|núm(?:ero)?\\.?|nr)|n[°º]\\s*(?:de\\s+)?factura|número\\s+de\\s+factura|fattura\\s*(?:n[°º.]?|nr\\.?|numero|num\\.?)|numero\\s+(?:della\\s+)?fattura|fatura\\s*n[°º.]?)`,
+  ),
+  L(
+    'doctype',
+    `${B}(?:invoice|tax\\s+invoice|bill|factuur|facture|rechnung|faktura(?:\\s+vat)?|factura|fattura|fatura)${E}`,
+  ),
   // other references that sit next to the invoice number
-  L('other_ref', `${B}(?:order|purchase\\s+order|po|customer|client|account|contract|booking|dossier|delivery\\s+note|klant|kunden|bestell|auftrags|commande|zamówienia|pedido|ordine|cliente|order|ordernummer|klantnummer|kundennr|bestellnr|auftragsnr)\\.?\\s*(?:no\\.?|nr\\.?|number|num[ée]ro|#|n[°º]|id|nummer)?${E}`),
+  L(
+    'other_ref',
+    `${B}(?:order|purchase\\s+order|po|customer|client|account|contract|booking|dossier|delivery\\s+note|klant|kunden|bestell|auftrags|commande|zamówienia|pedido|ordine|cliente|order|ordernummer|klantnummer|kundennr|bestellnr|auftragsnr)\\.?\\s*(?:no\\.?|nr\\.?|number|num[ée]ro|#|n[°º]|id|nummer)?${E}`,
+  ),
   // dates
-  L('issue_date', `${B}(?:invoice\\s+date|date\\s+of\\s+(?:invoice|issue)|issue\\s+date|date\\s+issued|billing\\s+date|bill\\s+date|tax\\s+point|factuurdatum|factuur\\s+datum|rechnungsdatum|datum\\s+der\\s+rechnung|date\\s+(?:de\\s+(?:la\\s+)?)?facture|date\\s+d['’]émission|data\\s+wystawienia|data\\s+faktury|fecha\\s+(?:de\\s+)?(?:factura|emisión|expedición)|data\\s+(?:della\\s+)?fattura|data\\s+(?:de\\s+)?emissão)${E}`),
-  L('due_date', `${B}(?:due\\s+date|date\\s+due|payment\\s+due|due\\s+by|pay\\s+by|vervaldatum|uiterste\\s+betaaldatum|fällig(?:keit(?:sdatum)?)?(?:\\s+am)?|zahlungsziel|date\\s+(?:limite|d['’]échéance)(?:\\s+de\\s+paiement)?|échéance|termin\\s+płatności|fecha\\s+de\\s+vencimiento|vencimiento|scadenza|data\\s+di\\s+scadenza|data\\s+de\\s+vencimento)${E}`),
-  L('other_date', `${B}(?:order\\s+date|delivery\\s+date|ship(?:ping)?\\s+date|service\\s+date|period|orderdatum|leverdatum|bestelldatum|lieferdatum|leistungsdatum|date\\s+de\\s+(?:commande|livraison)|data\\s+(?:sprzedaży|zamówienia|dostawy)|fecha\\s+(?:de\\s+)?(?:pedido|entrega)|data\\s+(?:ordine|consegna)|check\\s+(?:in|out))${E}`),
+  L(
+    'issue_date',
+    `${B}(?:invoice\\s+date|date\\s+of\\s+(?:invoice|issue)|issue\\s+date|date\\s+issued|billing\\s+date|bill\\s+date|tax\\s+point|factuurdatum|factuur\\s+datum|rechnungsdatum|datum\\s+der\\s+rechnung|date\\s+(?:de\\s+(?:la\\s+)?)?facture|date\\s+d['’]émission|data\\s+wystawienia|data\\s+faktury|fecha\\s+(?:de\\s+)?(?:factura|emisión|expedición)|data\\s+(?:della\\s+)?fattura|data\\s+(?:de\\s+)?emissão)${E}`,
+  ),
+  L(
+    'due_date',
+    `${B}(?:due\\s+date|date\\s+due|payment\\s+due|due\\s+by|pay\\s+by|vervaldatum|uiterste\\s+betaaldatum|fällig(?:keit(?:sdatum)?)?(?:\\s+am)?|zahlungsziel|date\\s+(?:limite|d['’]échéance)(?:\\s+de\\s+paiement)?|échéance|termin\\s+płatności|fecha\\s+de\\s+vencimiento|vencimiento|scadenza|data\\s+di\\s+scadenza|data\\s+de\\s+vencimento)${E}`,
+  ),
+  L(
+    'other_date',
+    `${B}(?:order\\s+date|delivery\\s+date|ship(?:ping)?\\s+date|service\\s+date|period|orderdatum|leverdatum|bestelldatum|lieferdatum|leistungsdatum|date\\s+de\\s+(?:commande|livraison)|data\\s+(?:sprzedaży|zamówienia|dostawy)|fecha\\s+(?:de\\s+)?(?:pedido|entrega)|data\\s+(?:ordine|consegna)|check\\s+(?:in|out))${E}`,
+  ),
   L('generic_date', `${B}(?:date|dated|datum|data|fecha)${E}`),
 ];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/context';
 import type { ToolOutput } from '../../workflows/agent-runs/tools';
-import { companyKey, searchTerm } from '../../activities/bills/company-name';
+import { companyKey, searchTerm } from '../../workflows/bills/company-name';
 
 /**
  * The bill processor (code mode). For each bill document of the trigger — an upload
@@ -49,8 +49,13 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
   const docs: { documentId: string; vendorId?: string }[] = [];
   if (ctx.trigger.eventType === 'email.received') {
     const p = EmailReceived.safeParse(ctx.trigger.payload);
-    if (!p.success) return { status: 'failed', summary: `email payload invalid: ${p.error.message}` };
-    docs.push(...p.data.documents.filter((d) => d.status === 'ready').map((d) => ({ documentId: d.documentId })));
+    if (!p.success)
+      return { status: 'failed', summary: `email payload invalid: ${p.error.message}` };
+    docs.push(
+      ...p.data.documents
+        .filter((d) => d.status === 'ready')
+        .map((d) => ({ documentId: d.documentId })),
+    );
   } else {
     const p = BillReceived.safeParse(ctx.trigger.payload);
     if (!p.success)
@@ -60,13 +65,17 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
       };
     docs.push(p.data);
   }
-  if (docs.length === 0) return { status: 'succeeded', summary: 'no bill document in the event', data: { bills: [] } };
+  if (docs.length === 0)
+    return { status: 'succeeded', summary: 'no bill document in the event', data: { bills: [] } };
 
   const bills: BillOutcome[] = [];
-  for (const d of docs) bills.push(await processBill(ctx, d.documentId, d.vendorId, settings.tax_line_description));
+  for (const d of docs)
+    bills.push(await processBill(ctx, d.documentId, d.vendorId, settings.tax_line_description));
   const count = (o: BillOutcome['outcome']) => bills.filter((b) => b.outcome === o).length;
   const summary = `${bills.length} bill(s): ${count('posted')} posted, ${count('human_review')} for review, ${count('vendor_unknown')} waiting for a vendor, ${count('duplicate')} duplicate`;
-  const needsPerson = bills.some((b) => b.outcome === 'human_review' || b.outcome === 'vendor_unknown');
+  const needsPerson = bills.some(
+    (b) => b.outcome === 'human_review' || b.outcome === 'vendor_unknown',
+  );
   return { status: needsPerson ? 'needs_human' : 'succeeded', summary, data: { bills } };
 }
 
@@ -84,20 +93,33 @@ async function processBill(
     currency: ex.currency,
     reasons: ex.reasons,
   });
-  if (ex.outcome !== 'ready' || !ex.minor || !ex.issuer || !ex.invoiceNumber || !ex.issueDate || !ex.currency)
+  if (
+    ex.outcome !== 'ready' ||
+    !ex.minor ||
+    !ex.issuer ||
+    !ex.invoiceNumber ||
+    !ex.issueDate ||
+    !ex.currency
+  )
     return { ...base, outcome: 'human_review', reasons: ex.reasons, extraction: ex };
 
   // The vendor: an exact match of the name without legal form, or the one the resume names.
   let vendorId = vendorHint ?? null;
   if (!vendorId) {
-    const found = await ctx.tool('master_data_search', { entity: 'vendor', query: searchTerm(ex.issuer), limit: 50 });
+    const found = await ctx.tool('master_data_search', {
+      entity: 'vendor',
+      query: searchTerm(ex.issuer),
+      limit: 50,
+    });
     const key = companyKey(ex.issuer);
     const same = found.rows.filter((r) => companyKey(r.label) === key);
     if (same.length > 1)
       return {
         ...base,
         outcome: 'human_review',
-        reasons: [`vendor: ${same.length} vendors are named ${ex.issuer} (${same.map((r) => r.id).join(', ')})`],
+        reasons: [
+          `vendor: ${same.length} vendors are named ${ex.issuer} (${same.map((r) => r.id).join(', ')})`,
+        ],
         extraction: ex,
       };
     if (same.length === 0) {
@@ -139,17 +161,31 @@ async function processBill(
   const net = ex.minor.net === null ? gross - tax : BigInt(ex.minor.net);
   const inputTax = ap.accounts.find((a) => a.systemRole === 'input_tax');
   if (tax > 0n && !inputTax)
-    return { ...base, vendorId, outcome: 'human_review', reasons: ['tax: the org has no input-tax account'], extraction: ex };
-  const printed = ex.linesBasis === 'net' ? ex.lines.map((l) => ({ description: l.description, minor: toMinor(l.amount) })) : [];
+    return {
+      ...base,
+      vendorId,
+      outcome: 'human_review',
+      reasons: ['tax: the org has no input-tax account'],
+      extraction: ex,
+    };
+  const printed =
+    ex.linesBasis === 'net'
+      ? ex.lines.map((l) => ({ description: l.description, minor: toMinor(l.amount) }))
+      : [];
   const usable =
     printed.length > 0 &&
     printed.every((l) => l.minor !== null && l.minor >= 0n) &&
     printed.reduce((a, l) => a + (l.minor ?? 0n), 0n) === net &&
     ex.currency !== null &&
     minorIsCents(ex.minor.gross, ex.amount);
-  const lines = (usable ? printed.filter((l) => l.minor! > 0n) : [{ description: `Bill ${ex.invoiceNumber} (net)`, minor: net }]).map(
-    (l) => ({ description: l.description.slice(0, 500) || 'line', amountMinor: l.minor!.toString() }),
-  );
+  const lines = (
+    usable
+      ? printed.filter((l) => l.minor! > 0n)
+      : [{ description: `Bill ${ex.invoiceNumber} (net)`, minor: net }]
+  ).map((l) => ({
+    description: l.description.slice(0, 500) || 'line',
+    amountMinor: l.minor!.toString(),
+  }));
   if (tax > 0n)
     lines.push({
       description: `${taxDescription}${ex.taxRatePercent ? ` ${ex.taxRatePercent}%` : ''}`,
@@ -189,8 +225,17 @@ async function processBill(
       extraction: ex,
     };
   }
-  await ctx.log(`posted bill ${ex.invoiceNumber} of ${ap.vendor.name}: ${sub.detail ?? ''}`, { submissionId: sub.submissionId });
-  return { ...base, vendorId, submissionId: sub.submissionId, outcome: 'posted', reasons: [], extraction: ex };
+  await ctx.log(`posted bill ${ex.invoiceNumber} of ${ap.vendor.name}: ${sub.detail ?? ''}`, {
+    submissionId: sub.submissionId,
+  });
+  return {
+    ...base,
+    vendorId,
+    submissionId: sub.submissionId,
+    outcome: 'posted',
+    reasons: [],
+    extraction: ex,
+  };
 }
 
 /** "12.50" in hundredths; lines are printed with two decimals. */

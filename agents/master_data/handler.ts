@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/context';
-import { companyKey, searchTerm } from '../../activities/bills/company-name';
+import { companyKey, searchTerm } from '../../workflows/bills/company-name';
 
 /**
  * The master data agent (code mode): creates a vendor or customer from evidence through the
@@ -16,7 +16,9 @@ const Evidence = z.object({
   sourceDocumentId: z.string().min(1).max(200).optional(),
 });
 const Settings = z.object({
-  placeholder_email_domain: z.string().regex(/\.invalid$/, 'a domain under the reserved .invalid TLD'),
+  placeholder_email_domain: z
+    .string()
+    .regex(/\.invalid$/, 'a domain under the reserved .invalid TLD'),
 });
 
 export interface MasterDataOutcome {
@@ -45,10 +47,17 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
   const key = companyKey(name);
   if (key.length === 0) return { status: 'needs_human', summary: `no usable name in "${name}"` };
 
-  const found = await ctx.tool('master_data_search', { entity, query: searchTerm(name), limit: 50 });
+  const found = await ctx.tool('master_data_search', {
+    entity,
+    query: searchTerm(name),
+    limit: 50,
+  });
   const same = found.rows.filter((r) => companyKey(r.label) === key);
   if (same.length > 1)
-    return { status: 'needs_human', summary: `${same.length} ${entity}s are already named ${name}: a person must choose` };
+    return {
+      status: 'needs_human',
+      summary: `${same.length} ${entity}s are already named ${name}: a person must choose`,
+    };
   if (same.length === 1) {
     const out: MasterDataOutcome = {
       entity,
@@ -97,11 +106,18 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
     ...(sourceDocumentId ? { sourceDocumentId } : {}),
   });
   if (sub.status === 'refused')
-    return { status: 'needs_human', summary: `${entity}.create refused: ${sub.detail ?? ''}`, data: { payload } };
+    return {
+      status: 'needs_human',
+      summary: `${entity}.create refused: ${sub.detail ?? ''}`,
+      data: { payload },
+    };
   if (placeholderFields.length > 0)
-    await ctx.log(`${entity} ${name}: placeholder ${placeholderFields.join(', ')} — a person must complete it`, {
-      placeholderFields,
-    });
+    await ctx.log(
+      `${entity} ${name}: placeholder ${placeholderFields.join(', ')} — a person must complete it`,
+      {
+        placeholderFields,
+      },
+    );
   const out: MasterDataOutcome = {
     entity,
     id,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { z } from 'zod';
-import { companyKey } from '../../activities/bills/company-name';
+import { companyKey } from '../../workflows/bills/company-name';
 
 /**
  * The invoices eval's dataset reading and scoring (pure, so the CI test scores the same way).
@@ -81,10 +81,15 @@ export const normalizeNumber = (v: string) => v.replace(/\s+/g, '').replace(/^#/
  * amounts to the cent, the issuer as the same company (legal form, case and punctuation
  * ignored; one name may extend the other by whole words: "Free SAS" is "Free").
  */
-export function fieldCorrect(field: Field, got: string | null | undefined, expected: string): boolean {
+export function fieldCorrect(
+  field: Field,
+  got: string | null | undefined,
+  expected: string,
+): boolean {
   if (got === null || got === undefined) return false;
   if (field === 'invoice_number') return normalizeNumber(got) === normalizeNumber(expected);
-  if (field.startsWith('amount')) return Math.round(Number(got) * 100) === Math.round(Number(expected) * 100);
+  if (field.startsWith('amount'))
+    return Math.round(Number(got) * 100) === Math.round(Number(expected) * 100);
   if (field === 'issuer') {
     const [a, b] = [companyKey(got), companyKey(expected)];
     if (!a || !b) return false;
@@ -125,7 +130,17 @@ export function scoreItem(
     outcome === 'posted' &&
     ((f.expected.amount !== undefined && correct.amount === false) ||
       (f.expected.invoice_number !== undefined && correct.invoice_number === false));
-  return { file: f.file, outcome, extracted, reasons, correct, wrongPosted, expectedOutcome: f.expectedOutcome, trace, ms };
+  return {
+    file: f.file,
+    outcome,
+    extracted,
+    reasons,
+    correct,
+    wrongPosted,
+    expectedOutcome: f.expectedOutcome,
+    trace,
+    ms,
+  };
 }
 
 export interface EvalSummary {

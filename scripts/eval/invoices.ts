@@ -172,14 +172,22 @@ export async function processBillFile(
   const started = Date.now();
   const trace: string[] = [];
   const { document } = await ingestFile(deps, { orgId, path: f.path });
-  let run = await driveEvent(deps, { orgId, type: 'bill.received', payload: { documentId: document.id } }, trace);
+  let run = await driveEvent(
+    deps,
+    { orgId, type: 'bill.received', payload: { documentId: document.id } },
+    trace,
+  );
   let bill = billOf(run);
   trace.push(`bill_processor: ${bill?.outcome ?? run?.outcome ?? 'no run'}`);
   if (bill?.outcome === 'vendor_unknown' && bill.delegation) {
     const { name, emails, taxIds, sourceDocumentId } = bill.delegation;
     const md = await driveEvent(
       deps,
-      { orgId, type: 'master_data.vendor_requested', payload: { name, emails, taxIds, sourceDocumentId } },
+      {
+        orgId,
+        type: 'master_data.vendor_requested',
+        payload: { name, emails, taxIds, sourceDocumentId },
+      },
       trace,
     );
     const created = dataOf(md) as MasterDataOutcome | undefined;
@@ -190,7 +198,11 @@ export async function processBillFile(
     if (created?.id && (applied || created.existed)) {
       run = await driveEvent(
         deps,
-        { orgId, type: 'bill.received', payload: { documentId: document.id, vendorId: created.id } },
+        {
+          orgId,
+          type: 'bill.received',
+          payload: { documentId: document.id, vendorId: created.id },
+        },
         trace,
       );
       bill = billOf(run);
@@ -198,10 +210,14 @@ export async function processBillFile(
     }
   }
   const post = run?.submissions.find((s) => s.kind === 'bill.post');
-  const outcome = bill?.outcome === 'posted' && post?.outcome === 'applied' ? 'posted' : 'human_review';
+  const outcome =
+    bill?.outcome === 'posted' && post?.outcome === 'applied' ? 'posted' : 'human_review';
   if (post) trace.push(`bill.post ${post.outcome}`);
   const ex = bill?.extraction ?? null;
-  const extracted = Object.fromEntries(FIELDS.map((k) => [k, null])) as Record<Field, string | null>;
+  const extracted = Object.fromEntries(FIELDS.map((k) => [k, null])) as Record<
+    Field,
+    string | null
+  >;
   if (ex) {
     extracted.issuer = ex.issuer;
     extracted.invoice_number = ex.invoiceNumber;
@@ -211,7 +227,14 @@ export async function processBillFile(
     extracted.amount_untaxed = ex.amountUntaxed;
     extracted.amount_tax = ex.amountTax;
   }
-  return scoreItem(f, outcome, extracted, bill?.reasons ?? [run?.outcome ?? 'no run'], trace, Date.now() - started);
+  return scoreItem(
+    f,
+    outcome,
+    extracted,
+    bill?.reasons ?? [run?.outcome ?? 'no run'],
+    trace,
+    Date.now() - started,
+  );
 }
 
 export async function runInvoicesEval(

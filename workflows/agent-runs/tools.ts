@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, QueryTypeSchema } from '../analysis/request';
-import { BillExtractionSchema } from '../../activities/bills/extraction';
+import { BillExtractionSchema } from '../bills/extraction';
 
 /**
  * The finance tool registry: names, kinds and zod schemas (pure, so the workflow filters and

@@ -205,9 +205,17 @@ const placeholdersHonest = (
   for (const f of c.placeholderFields ?? []) {
     const v = (c as Record<string, unknown>)[f];
     if (typeof v !== 'string')
-      ctx.addIssue({ code: 'custom', path: ['placeholderFields'], message: `${f} is flagged as a placeholder but not given` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['placeholderFields'],
+        message: `${f} is flagged as a placeholder but not given`,
+      });
     else if (f === 'email' && !isPlaceholderEmail(v))
-      ctx.addIssue({ code: 'custom', path: ['placeholderFields'], message: `email ${v} is flagged as a placeholder but is not on a reserved domain` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['placeholderFields'],
+        message: `email ${v} is flagged as a placeholder but is not on a reserved domain`,
+      });
   }
 };
 

@@ -20,6 +20,8 @@ export function companyKey(name: string): string {
 
 /** The longest word of a name: the search term for a vendor lookup. */
 export function searchTerm(name: string): string {
-  const words = companyKey(name).split(' ').filter((w) => w.length >= 3);
+  const words = companyKey(name)
+    .split(' ')
+    .filter((w) => w.length >= 3);
   return words.sort((a, b) => b.length - a.length)[0] ?? companyKey(name);
 }
