@@ -11,6 +11,7 @@ import { decisionSecret } from './activities/identity/decision-secret';
 import { LlmExtractor } from './activities/analysis/llm-extraction';
 import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
 import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
+import { registerRequests, type RequestsRuntimeOptions } from './activities/requests/register';
 
 /**
  * Builds the worker: one task queue for analysis and ingestion workflows, activities wired
@@ -24,6 +25,7 @@ export async function createWorker(opts: {
   workflowBundle?: { code: string };
   activityOverrides?: Record<string, (...args: never[]) => unknown>;
   agentRuntime?: AgentRuntimeOptions;
+  requests?: RequestsRuntimeOptions;
 }) {
   const connection = await connectWorker(opts.cfg);
   const taskQueue = opts.taskQueue ?? ANALYSIS_TASK_QUEUE;
@@ -50,6 +52,13 @@ export async function createWorker(opts: {
     }),
     ...createIdentityActivities({ secret: decisionSecret(opts.cfg) }),
     ...agentRuntime.activities,
+    ...registerRequests({
+      cfg: opts.cfg,
+      db: opts.database.db,
+      connection,
+      taskQueue,
+      options: opts.requests,
+    }),
     ...(opts.activityOverrides ?? {}),
   };
   const worker = await Worker.create({

@@ -64,6 +64,12 @@ const EnvSchema = z.object({
     .max(86_400_000)
     .default(25 * 60_000),
   DB_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  // Human requests' notifier: assignments and reminders by email (an SMTP URL such as
+  // smtp://user:pass@mail.example.org:587) and/or a webhook signed with HMAC-SHA256.
+  NOTIFY_SMTP_URL: z.string().url().optional(),
+  NOTIFY_FROM: z.string().min(3).default('countersign@localhost'),
+  NOTIFY_WEBHOOK_URL: z.string().url().optional(),
+  NOTIFY_WEBHOOK_SECRET: z.string().min(32, 'at least 32 characters').optional(),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema> & { embeddedDatabase: boolean };

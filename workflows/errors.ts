@@ -49,6 +49,12 @@ export const ErrorType = {
   ValueOutOfRange: 'ValueOutOfRange',
   // An operator's resume sent to a workflow that is not suspended.
   NotSuspended: 'NotSuspended',
+  // Human requests (issue 10): an answer that does not fill the form, from the wrong person,
+  // to a request no longer open; a create that breaks a loop defence.
+  InvalidAnswer: 'InvalidAnswer',
+  AnswererNotAuthorized: 'AnswererNotAuthorized',
+  RequestNotOpen: 'RequestNotOpen',
+  LoopBreaker: 'LoopBreaker',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 

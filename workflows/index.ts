@@ -4,3 +4,4 @@ export { ingestionWorkflow } from './ingestion';
 export { gatewayWorkflow } from './gateway';
 export { eventWorkflow } from './events';
 export { agentRunWorkflow, slotsWorkflow } from './agent-runs';
+export { requestWorkflow } from './requests';

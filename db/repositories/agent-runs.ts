@@ -115,7 +115,7 @@ export async function recordRunTransition(
       .onConflictDoNothing()
       .returning({ seq: agentRunTransitions.seq });
     if (inserted.length === 0) return;
-    const terminal = ['completed', 'failed', 'cancelled', 'timeout'].includes(t.state);
+    const terminal = ['completed', 'failed', 'cancelled', 'timeout', 'waiting_human'].includes(t.state);
     await tx
       .update(agentRuns)
       .set({

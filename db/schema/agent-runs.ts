@@ -55,6 +55,7 @@ export const AGENT_RUN_STATES = [
   'cancelled',
   'timeout',
   'waiting_approval',
+  'waiting_human',
 ] as const;
 export type AgentRunState = (typeof AGENT_RUN_STATES)[number];
 
@@ -84,7 +85,7 @@ export const agentRuns = pgTable(
     index('agent_runs_event').on(t.eventId),
     check(
       'agent_runs_state_known',
-      sql`${t.state} in ('pending','running','completed','failed','cancelled','timeout','waiting_approval')`,
+      sql`${t.state} in ('pending','running','completed','failed','cancelled','timeout','waiting_approval','waiting_human')`,
     ),
   ],
 );

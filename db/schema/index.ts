@@ -9,3 +9,4 @@ export * from './events';
 export * from './agent-runs';
 export * from './credentials';
 export * from './gateway-plans';
+export * from './requests';

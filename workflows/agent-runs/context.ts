@@ -1,4 +1,5 @@
 import type { AgentTrigger } from './contract';
+import type { CreateRequestInput } from '../requests/contract';
 import type { ToolInput, ToolName, ToolOutput } from './tools';
 
 /**
@@ -22,10 +23,28 @@ export interface AgentContext {
    * would pass a budget, the run stops with `needs_human` (the call is never faked).
    */
   askModel(prompt: string, opts?: { maxTokens?: number }): Promise<string>;
+  /**
+   * Asks a person (or delegates to another agent) through a human request; returns its id.
+   * orgId and createdBy are the run's own. Then end the run with `waiting_human`: the
+   * request's completion emits request.completed, and the agent's run for that event (its
+   * trigger payload names the request and this run) resumes the work. Loop defences apply:
+   * a run triggered by a callback may not delegate again (RequestRefused), and a delegation
+   * past the hop cap goes to a person instead.
+   */
+  request(
+    input: AgentRequestInput,
+  ): Promise<{ requestId: string; deduplicated: boolean; to: 'agent' | 'human' }>;
 }
 
+/** A request as an agent creates it: the run fills in the org, creator and hop count. */
+export type AgentRequestInput = Omit<
+  CreateRequestInput,
+  'orgId' | 'createdBy' | 'hop' | 'requestId'
+>;
+
 export interface HandlerResult {
-  status: 'succeeded' | 'failed' | 'needs_human';
+  /** waiting_human: the run asked through ctx.request and ends until the callback event. */
+  status: 'succeeded' | 'failed' | 'needs_human' | 'waiting_human';
   summary: string;
   data?: unknown;
 }

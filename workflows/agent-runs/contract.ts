@@ -21,6 +21,7 @@ export const AGENT_RUN_STATES = [
   'cancelled',
   'timeout',
   'waiting_approval',
+  'waiting_human',
 ] as const;
 export type AgentRunState = (typeof AGENT_RUN_STATES)[number];
 

@@ -36,7 +36,9 @@ import {
   type AgentRunState,
   type SubmissionLink,
 } from './contract';
-import type { AgentContext, HandlerResult } from './context';
+import type { AgentContext, AgentRequestInput, HandlerResult } from './context';
+import type { RequestsActivities } from '../../activities/requests';
+import { isCallbackTrigger, nextHop } from '../requests/loop-defences';
 import { AGENT_HANDLERS } from './handlers';
 import { runLlmLoop, type LoopMessage, type ModelReply } from './llm-loop';
 import { TOOL_DEFINITIONS, isToolName, type ToolName } from './tools';
@@ -82,6 +84,21 @@ const llm = proxyActivities<AgentRunsActivities>({
   },
 });
 
+// Creating a request: one quick start of the request workflow, joined again on retry.
+const requests = proxyActivities<RequestsActivities>({
+  startToCloseTimeout: '1m',
+  retry: {
+    initialInterval: '1s',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+  },
+});
+
+/** A request the loop defences refuse (a callback re-run delegating again). */
+export class RequestRefused extends Error {
+  override readonly name = 'RequestRefused';
+}
+
 /** A model call that cannot happen honestly (no key, a budget): a person takes the work. */
 class NeedsHuman extends Error {
   override readonly name = 'NeedsHuman';
@@ -121,6 +138,9 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
   let modelCalls = 0;
   let acquisitions = 0;
   let writes = 0;
+  let requestCalls = 0;
+  // A run triggered by a request's callback gets one chance: never retried, never delegating.
+  const callbackRun = isCallbackTrigger(trigger);
   const progress: string[] = [];
   const pending: PendingWrite[] = [];
   let result: AgentRunResult | null = null;
@@ -235,7 +255,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
       output,
       submissions: pending.map((p) => ({ ...p.link })),
       toolCalls,
-      retryable,
+      retryable: retryable && !callbackRun,
     };
     upsertSearchAttributes([{ key: CsOutcome, value: outcome }]);
     await CancellationScope.nonCancellable(() =>
@@ -406,6 +426,52 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     }
   };
 
+  const createRequest = async (req: AgentRequestInput) => {
+    if (req.type === 'delegation' && callbackRun)
+      throw new RequestRefused(
+        'a run triggered by a request callback may not delegate again (loop breaker)',
+      );
+    let input = {
+      ...req,
+      orgId,
+      hop: trigger.hop,
+      createdBy: { runId, agentType: agent.agentType, workflowId: runId },
+    };
+    let to: 'agent' | 'human' = 'human';
+    if (req.type === 'delegation') {
+      const next = nextHop(trigger.hop);
+      if (next.to === 'agent') {
+        to = 'agent';
+        input = { ...input, hop: next.hop };
+      } else {
+        // Past the hop cap the hand-off becomes a question to a person.
+        const { delegateAgentType, ...rest } = input;
+        input = {
+          ...rest,
+          type: 'verification',
+          title: `Hop limit reached: ${req.title}`,
+          evidence: { ...(req.evidence ?? {}), delegateAgentType, hopLimit: true },
+        };
+        await log(`delegation to ${delegateAgentType ?? '?'} past the hop cap: asking a person`);
+      }
+    }
+    const n = ++requestCalls;
+    const created = await requests.requestCreate({
+      input: {
+        ...input,
+        requestId: `hr_${runId.replace(/[^A-Za-z0-9._:-]/g, '_').slice(-150)}.r${n}`,
+      },
+    });
+    await log(
+      `request ${created.requestId} (${input.type})${created.deduplicated ? ', deduplicated' : ''}`,
+      {
+        requestId: created.requestId,
+        to,
+      },
+    );
+    return { requestId: created.requestId, deduplicated: created.deduplicated, to };
+  };
+
   const ctx: AgentContext = {
     runId,
     orgId,
@@ -425,6 +491,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
         .map((b) => (b as { text: string }).text)
         .join('\n');
     },
+    request: createRequest,
   };
 
   const execute = async (): Promise<HandlerResult> => {
@@ -527,5 +594,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
         false,
       );
   }
+  if (r.status === 'waiting_human')
+    return await finish('waiting_human', 'needs_human', r.summary, output, false);
   return await finish('completed', 'succeeded', null, output, false);
 }

@@ -177,12 +177,15 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
         reason: r.reason,
       }),
     );
-    const failed = remaining.filter((_, i) => results[i]?.state !== 'completed');
-    const failedResults = results.filter((r) => r.state !== 'completed');
+    // A run that asked a person (waiting_human) is done with this event: the request's
+    // callback is a new event.
+    const settled = (st: string | undefined) => st === 'completed' || st === 'waiting_human';
+    const failed = remaining.filter((_, i) => !settled(results[i]?.state));
+    const failedResults = results.filter((r) => !settled(r.state));
     if (failed.length === 0) {
       await transition(
         'completed',
-        `${runs.filter((r) => r.state === 'completed').length} run(s) completed`,
+        `${runs.filter((r) => settled(r.state)).length} run(s) completed`,
       );
       return done(null);
     }

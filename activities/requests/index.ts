@@ -1,0 +1,278 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/connection';
+import {
+  answeringRoles,
+  appendRequestEvent,
+  getNotification,
+  getRequestRow,
+  insertRequest,
+  recordNotification,
+  routeRequest,
+  setRoute,
+  updateRequest,
+  userEmail,
+} from '../../db/repositories/requests';
+import { EventsClient } from '../../client/events-client';
+import { ErrorType, permanentFailure } from '../../workflows/errors';
+import type { AnswerSchema } from '../../workflows/requests/answer-schema';
+import type {
+  CreateRequest,
+  CreateRequestInput,
+  CreatedBy,
+  RequestStatus,
+  Route,
+} from '../../workflows/requests/contract';
+import {
+  MAX_TRIAGE_HOPS,
+  callbackPayload,
+  delegationEventType,
+} from '../../workflows/requests/loop-defences';
+import { RequestsClient, type CreatedRequest } from '../../client/requests-client';
+import type { Notifier } from './notifier';
+import { readFreeText, type ReadResult } from './read-free-text';
+
+export interface RequestsDeps {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  notifier: Notifier | null;
+  anthropic: Anthropic | null;
+  /** The fast tier's model (free-text reading). */
+  model: string;
+}
+
+/** The requests domain's activities: the request's rows, routing, notices, reading, callback. */
+export function createRequestsActivities(deps: RequestsDeps) {
+  const { db } = deps;
+  return {
+    /** Stores the request, routes it and records `opened` with the route (idempotent). */
+    async requestOpen(o: {
+      request: CreateRequest & { requestId: string };
+      workflowId: string;
+      createdAtMs: number;
+      dueAtMs: number;
+      expiresAtMs: number;
+    }): Promise<{ assigneeUserId: string | null; route: Route; detail: string }> {
+      const r = o.request;
+      const row = await insertRequest(db, {
+        id: r.requestId,
+        orgId: r.orgId,
+        type: r.type,
+        status: 'open',
+        title: r.title,
+        question: r.question,
+        answerSchema: r.answerSchema,
+        evidence: r.evidence,
+        delegateAgentType: r.delegateAgentType ?? null,
+        createdByRunId: r.createdBy.runId ?? null,
+        createdByAgentType: r.createdBy.agentType ?? null,
+        createdByWorkflowId: r.createdBy.workflowId ?? null,
+        createdByUserId: r.createdBy.userId ?? null,
+        callback: r.callback,
+        workflowId: o.workflowId,
+        dedupKey: r.dedupKey ?? null,
+        hop: r.hop,
+        createdAt: new Date(o.createdAtMs),
+        dueAt: new Date(o.dueAtMs),
+        expiresAt: new Date(o.expiresAtMs),
+      });
+      if (row.route)
+        return {
+          assigneeUserId: row.assigneeUserId,
+          route: row.route as Route,
+          detail: row.routeDetail ?? '',
+        };
+      const routed = await routeRequest(db, r.orgId, r.assigneeUserId);
+      await setRoute(db, r.requestId, routed);
+      await appendRequestEvent(db, {
+        requestId: r.requestId,
+        seq: 1,
+        kind: 'opened',
+        actor: r.createdBy.runId ?? r.createdBy.userId ?? r.createdBy.workflowId ?? null,
+        detail: `${routed.route}: ${routed.detail}`,
+        data: { route: routed.route, assigneeUserId: routed.assigneeUserId },
+        at: new Date(o.createdAtMs),
+      });
+      return routed;
+    },
+
+    async requestAppendEvent(e: {
+      requestId: string;
+      seq: number;
+      kind: string;
+      actor: string | null;
+      detail: string | null;
+      data: unknown;
+      atMs: number;
+    }): Promise<void> {
+      const { atMs, ...rest } = e;
+      await appendRequestEvent(db, { ...rest, at: new Date(atMs) });
+    },
+
+    async requestSaveCounters(c: {
+      requestId: string;
+      remindersSent: number;
+      reasks: number;
+    }): Promise<void> {
+      await updateRequest(db, c.requestId, { remindersSent: c.remindersSent, reasks: c.reasks });
+    },
+
+    async requestClose(c: {
+      requestId: string;
+      status: RequestStatus;
+      answer: Record<string, unknown> | null;
+      answeredBy: string | null;
+      remindersSent: number;
+      reasks: number;
+      closedAtMs: number;
+    }): Promise<void> {
+      await updateRequest(db, c.requestId, {
+        status: c.status,
+        answer: c.answer,
+        answeredBy: c.answeredBy,
+        remindersSent: c.remindersSent,
+        reasks: c.reasks,
+        closedAt: new Date(c.closedAtMs),
+      });
+    },
+
+    /**
+     * A person may answer with a role in the org other than viewer; a delegation is answered
+     * by its delegate agent (`agent:<type>`) or by such a person.
+     */
+    async requestAuthorizeAnswerer(a: {
+      orgId: string;
+      userId: string;
+      delegateAgentType: string | null;
+    }): Promise<void> {
+      if (a.delegateAgentType && a.userId === `agent:${a.delegateAgentType}`) return;
+      const roles = await answeringRoles(db, a.orgId, a.userId);
+      if (!roles.some((r) => r !== 'viewer'))
+        throw permanentFailure(
+          ErrorType.AnswererNotAuthorized,
+          roles.length === 0
+            ? `${a.userId} holds no role in ${a.orgId}`
+            : `${a.userId} is only a viewer in ${a.orgId}`,
+        );
+    },
+
+    /** Free text → the form, strictly (rules first, then the small model when configured). */
+    async requestReadFreeText(r: {
+      requestId: string;
+      attempt: number;
+      type: string;
+      title: string;
+      question: string;
+      evidence: unknown;
+      answerSchema: AnswerSchema;
+      text: string;
+    }): Promise<ReadResult> {
+      return readFreeText({ anthropic: deps.anthropic, model: deps.model }, r.text, {
+        requestId: r.requestId,
+        type: r.type,
+        title: r.title,
+        question: r.question,
+        evidence: r.evidence,
+        answerSchema: r.answerSchema,
+      });
+    },
+
+    /** Sends the notice on every configured channel once (a row per request, purpose, channel). */
+    async requestNotify(n: {
+      requestId: string;
+      purpose: string;
+    }): Promise<{ sent: number; refused: number }> {
+      const row = await getRequestRow(db, n.requestId);
+      if (!row?.assigneeUserId || !deps.notifier) return { sent: 0, refused: 0 };
+      const email = await userEmail(db, row.assigneeUserId);
+      let sent = 0;
+      let refused = 0;
+      for (const channel of deps.notifier.channels) {
+        if (await getNotification(db, n.requestId, n.purpose, channel)) continue;
+        const d = await deps.notifier.send(channel, {
+          requestId: row.id,
+          orgId: row.orgId,
+          purpose: n.purpose,
+          type: row.type,
+          title: row.title,
+          question: row.question,
+          dueAt: row.dueAt.toISOString(),
+          assigneeUserId: row.assigneeUserId,
+          email,
+        });
+        await recordNotification(db, {
+          requestId: n.requestId,
+          purpose: n.purpose,
+          channel,
+          recipient: d.recipient,
+          status: d.status,
+          detail: d.detail,
+          at: new Date(),
+        });
+        if (d.status === 'sent') sent += 1;
+        else refused += 1;
+      }
+      return { sent, refused };
+    },
+
+    /**
+     * Creates a request for an agent run (ctx.request): the id comes from the run and its
+     * call number, so a retried activity joins the request it already started.
+     */
+    async requestCreate(c: { input: CreateRequestInput }): Promise<CreatedRequest> {
+      return new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }).createRequest(
+        c.input,
+      );
+    },
+
+    /** A delegation's work order: an event its delegate agent subscribes to (delegation.<type>). */
+    async requestEmitDelegation(c: {
+      requestId: string;
+      orgId: string;
+      delegateAgentType: string;
+      hop: number;
+      createdByRunId: string | null;
+      evidence: Record<string, unknown>;
+    }): Promise<{ eventId: string; status: string }> {
+      const events = new EventsClient(deps.client, db, { taskQueue: deps.taskQueue });
+      const a = await events.acceptEvent({
+        orgId: c.orgId,
+        type: delegationEventType(c.delegateAgentType),
+        source: 'agent',
+        payload: { delegationRequestId: c.requestId, evidence: c.evidence },
+        ...(c.createdByRunId && c.hop >= 1
+          ? {
+              causation: {
+                agentInstanceId: c.createdByRunId,
+                hop: Math.min(c.hop, MAX_TRIAGE_HOPS),
+              },
+            }
+          : {}),
+      });
+      return { eventId: a.eventId, status: a.status };
+    },
+
+    /** The callback event (request.completed): the creating agent's next run resumes from it. */
+    async requestEmitCallback(c: {
+      requestId: string;
+      orgId: string;
+      eventType: string;
+      hop: number;
+      type: string;
+      createdBy: CreatedBy;
+      answer: Record<string, unknown> | null;
+      answeredBy: string | null;
+    }): Promise<{ eventId: string; status: string }> {
+      const events = new EventsClient(deps.client, db, { taskQueue: deps.taskQueue });
+      const a = await events.acceptEvent({
+        orgId: c.orgId,
+        type: c.eventType,
+        source: 'rule',
+        payload: callbackPayload(c),
+      });
+      return { eventId: a.eventId, status: a.status };
+    },
+  };
+}
+export type RequestsActivities = ReturnType<typeof createRequestsActivities>;

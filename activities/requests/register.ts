@@ -1,0 +1,55 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
+import type { AppConfig } from '../../config/env';
+import type { Db } from '../../db/connection';
+import { loadPriceTable } from '../agent-runs/pricing';
+import { createRequestsActivities } from '.';
+import { createNotifier, type Notifier } from './notifier';
+
+export interface RequestsRuntimeOptions {
+  /** Overrides the notifier built from NOTIFY_* (tests pass one aimed at local servers). */
+  notifier?: Notifier | null;
+  /** Overrides the Anthropic client built from ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. */
+  anthropic?: Anthropic | null;
+}
+
+/** The requests domain's registration: its activities over the worker's connection. */
+export function registerRequests(deps: {
+  cfg: AppConfig;
+  db: Db;
+  connection: NativeConnection;
+  taskQueue: string;
+  options?: RequestsRuntimeOptions;
+}): Record<string, (...args: never[]) => unknown> {
+  const o = deps.options ?? {};
+  const notifier =
+    o.notifier !== undefined
+      ? o.notifier
+      : deps.cfg.NOTIFY_SMTP_URL || deps.cfg.NOTIFY_WEBHOOK_URL
+        ? createNotifier({
+            smtpUrl: deps.cfg.NOTIFY_SMTP_URL,
+            from: deps.cfg.NOTIFY_FROM,
+            webhookUrl: deps.cfg.NOTIFY_WEBHOOK_URL,
+            webhookSecret: deps.cfg.NOTIFY_WEBHOOK_SECRET,
+          })
+        : null;
+  const anthropic =
+    o.anthropic !== undefined
+      ? o.anthropic
+      : deps.cfg.ANTHROPIC_API_KEY
+        ? new Anthropic({
+            apiKey: deps.cfg.ANTHROPIC_API_KEY,
+            ...(deps.cfg.ANTHROPIC_BASE_URL ? { baseURL: deps.cfg.ANTHROPIC_BASE_URL } : {}),
+            maxRetries: 2,
+          })
+        : null;
+  return createRequestsActivities({
+    db: deps.db,
+    client: new Client({ connection: deps.connection, namespace: deps.cfg.TEMPORAL_NAMESPACE }),
+    taskQueue: deps.taskQueue,
+    notifier,
+    anthropic,
+    model: loadPriceTable().fast.model,
+  });
+}

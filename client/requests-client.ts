@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ApplicationFailure,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+import type { Db } from '../db/connection';
+import {
+  getRequestRow,
+  inboxRows,
+  recentDuplicate,
+  requestEvents,
+  type RequestRow,
+} from '../db/repositories/requests';
+import { CsOrg, CsState } from '../workflows/analysis.contract';
+import {
+  AnswerInputSchema,
+  CreateRequestSchema,
+  REQUESTS_TASK_QUEUE,
+  REQUEST_WORKFLOW,
+  answerRequestUpdate,
+  requestWorkflowId,
+  type AnswerAck,
+  type AnswerInput,
+  type CreateRequestInput,
+  type RequestWorkflowInput,
+} from '../workflows/requests/contract';
+import { dedupWindowMs } from '../workflows/requests/loop-defences';
+import { AnalysisClient, ReviewRefusedError } from './analysis-client';
+import { InvalidRequestError } from './errors';
+import { ApprovalRefusedError, GatewayClient } from './gateway-client';
+
+/** An answer the request refused (type: InvalidAnswer, AnswererNotAuthorized, RequestNotOpen, ...). */
+export class AnswerRefusedError extends Error {
+  override readonly name = 'AnswerRefusedError';
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CreatedRequest {
+  requestId: string;
+  workflowId: string;
+  /** An identical request already existed (same dedup key, open or within its window). */
+  deduplicated: boolean;
+}
+
+/** One inbox item: an agent's request, a gateway approval or an analysis review. */
+export interface InboxItem {
+  requestId: string;
+  orgId: string;
+  type: string;
+  title: string;
+  question: string;
+  answerSchema: unknown;
+  source: 'request' | 'gateway_approval' | 'analysis_review';
+  linkKey: string | null;
+  route: string | null;
+  dueAt: string;
+  expiresAt: string;
+  remindersSent: number;
+  reasks: number;
+  createdBy: { runId: string | null; agentType: string | null; userId: string | null };
+}
+
+const toItem = (r: RequestRow): InboxItem => ({
+  requestId: r.id,
+  orgId: r.orgId,
+  type: r.type,
+  title: r.title,
+  question: r.question,
+  answerSchema: r.answerSchema,
+  source: (r.linkKind as InboxItem['source'] | null) ?? 'request',
+  linkKey: r.linkKey,
+  route: r.route,
+  dueAt: r.dueAt.toISOString(),
+  expiresAt: r.expiresAt.toISOString(),
+  remindersSent: r.remindersSent,
+  reasks: r.reasks,
+  createdBy: {
+    runId: r.createdByRunId,
+    agentType: r.createdByAgentType,
+    userId: r.createdByUserId,
+  },
+});
+
+/**
+ * Human requests for the CLI, the API, tests and other agents' code: create one (validated
+ * here first: a malformed request starts nothing), answer one (forwarded to the gateway's
+ * approval or the analysis review when the item is one of theirs), read one, list an inbox.
+ */
+export class RequestsClient {
+  constructor(
+    private readonly client: Client,
+    private readonly db: Db,
+    private readonly opts: { taskQueue?: string; decisionSecret?: string } = {},
+  ) {}
+
+  async createRequest(raw: CreateRequestInput, nowMs = Date.now()): Promise<CreatedRequest> {
+    const parsed = CreateRequestSchema.safeParse(raw);
+    if (!parsed.success) throw InvalidRequestError.fromZod('request', parsed.error);
+    const r = parsed.data;
+    if (r.dedupKey) {
+      // Identical requests are one: while open, or (configuration) within an hour of the first.
+      const window = dedupWindowMs(r.type);
+      const prev = await recentDuplicate(this.db, {
+        orgId: r.orgId,
+        type: r.type,
+        dedupKey: r.dedupKey,
+        since: new Date(window === null ? 0 : nowMs - window),
+      });
+      if (prev && (window !== null || prev.status === 'open'))
+        return { requestId: prev.id, workflowId: prev.workflowId, deduplicated: true };
+    }
+    const requestId = r.requestId ?? `hr_${randomUUID().replace(/-/g, '')}`;
+    const workflowId = requestWorkflowId(r.orgId, requestId);
+    const input: RequestWorkflowInput = { request: { ...r, requestId }, createdAtMs: nowMs };
+    const handle = await this.client.workflow.start(REQUEST_WORKFLOW, {
+      args: [input],
+      taskQueue: this.opts.taskQueue ?? REQUESTS_TASK_QUEUE,
+      workflowId,
+      // A request id names one request forever: starting it again joins the open one.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: CsOrg, value: r.orgId },
+        { key: CsState, value: 'open' },
+      ],
+    });
+    return { requestId, workflowId: handle.workflowId, deduplicated: false };
+  }
+
+  /**
+   * Answers a request. An agent's request gets the request workflow's Update; a gateway
+   * approval or an analysis review is forwarded to that workflow's own Update (approve /
+   * reject, with the same validation and a decision proof signed here for this person).
+   */
+  async answerRequest(raw: AnswerInput): Promise<AnswerAck> {
+    const parsed = AnswerInputSchema.safeParse(raw);
+    if (!parsed.success) throw InvalidRequestError.fromZod('answer', parsed.error);
+    const a = parsed.data;
+    const row = await getRequestRow(this.db, a.requestId);
+    if (!row || row.orgId !== a.orgId)
+      throw new AnswerRefusedError('RequestNotOpen', `no request ${a.requestId} in ${a.orgId}`);
+    if (row.linkKind) return this.forward(row, a);
+    try {
+      return await this.client.workflow
+        .getHandle(row.workflowId)
+        .executeUpdate(answerRequestUpdate, { args: [a] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+        throw new AnswerRefusedError(err.cause.type ?? 'AnswerRefused', err.cause.message);
+      if (err instanceof WorkflowNotFoundError)
+        throw new AnswerRefusedError('RequestNotOpen', `request ${a.requestId} is closed`);
+      throw err;
+    }
+  }
+
+  private async forward(row: RequestRow, a: AnswerInput): Promise<AnswerAck> {
+    if (row.status !== 'open')
+      throw new AnswerRefusedError('RequestNotOpen', `request ${row.id} is ${row.status}`);
+    if (a.answer === undefined)
+      throw new AnswerRefusedError(
+        'InvalidAnswer',
+        `${row.type} ${row.id} is decided with a structured answer ({ decision, note })`,
+      );
+    const decision = a.answer.decision;
+    const note = typeof a.answer.note === 'string' ? a.answer.note : undefined;
+    if (decision !== 'approve' && decision !== 'reject')
+      throw new AnswerRefusedError('InvalidAnswer', 'decision: approve or reject');
+    const key = row.linkKey ?? '';
+    try {
+      if (row.linkKind === 'gateway_approval') {
+        await new GatewayClient(this.client, this.db, this.opts.taskQueue, this.secretOpt()).decide(
+          row.orgId,
+          key,
+          {
+            decision,
+            approver: { userId: a.answeredBy, orgId: a.orgId },
+            ...(note ? { note } : {}),
+          },
+        );
+      } else {
+        await new AnalysisClient(this.client, this.opts.taskQueue, this.secretOpt()).review(
+          row.orgId,
+          key,
+          {
+            decision,
+            reviewer: { userId: a.answeredBy, orgId: a.orgId },
+            ...(note ? { note } : {}),
+          },
+        );
+      }
+    } catch (err) {
+      if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError)
+        throw new AnswerRefusedError(err.type, err.message);
+      throw err;
+    }
+    return {
+      status: 'answered',
+      requestId: row.id,
+      answer: { decision, ...(note ? { note } : {}) },
+      reason: null,
+      parsedBy: 'structured',
+    };
+  }
+
+  private secretOpt(): { decisionSecret?: string } {
+    return this.opts.decisionSecret ? { decisionSecret: this.opts.decisionSecret } : {};
+  }
+
+  /** The stored request with its history (opened with the route, reminders, re-asks, answer). */
+  async getRequest(orgId: string, requestId: string) {
+    const row = await getRequestRow(this.db, requestId);
+    if (!row || row.orgId !== orgId) return null;
+    return { ...row, events: await requestEvents(this.db, requestId) };
+  }
+
+  /** A person's open items in one org: agent requests, gateway approvals, analysis reviews. */
+  async listInbox(q: { orgId: string; userId: string }): Promise<InboxItem[]> {
+    return (await inboxRows(this.db, q.orgId, q.userId)).map(toItem);
+  }
+
+  /** The request's result once it closes (completed, expired). */
+  async result(orgId: string, requestId: string) {
+    return this.client.workflow.getHandle(requestWorkflowId(orgId, requestId)).result();
+  }
+}

@@ -1,0 +1,2 @@
+// The requests domain's workflow entry: one workflow per human request.
+export { requestWorkflow } from './requests/workflow';
