@@ -24,6 +24,19 @@ const EmailReceived = z.object({
   ),
 });
 const Settings = z.object({ tax_line_description: z.string().min(1).max(100) });
+/** A completed request of this agent: a delegation's answer names the vendor and the bill. */
+const Callback = z.object({
+  requestCallback: z.literal(true),
+  requestId: z.string(),
+  requestType: z.string(),
+  createdByAgentType: z.string().nullable(),
+  answer: z.record(z.string(), z.unknown()).nullable(),
+  answeredBy: z.string().nullable(),
+});
+const DelegationAnswer = z.object({
+  vendor_id: z.string().min(1).max(200),
+  document_id: z.string().min(1).max(200),
+});
 
 type Extraction = ToolOutput<'bill_read'>;
 export interface BillOutcome {
@@ -32,6 +45,8 @@ export interface BillOutcome {
   reasons: string[];
   vendorId: string | null;
   submissionId: string | null;
+  /** The request asking a person (review) or master data (delegation). */
+  requestId: string | null;
   extraction: Extraction | null;
   /** For vendor_unknown: what master data needs to create the vendor. */
   delegation: {
@@ -47,7 +62,32 @@ export interface BillOutcome {
 export async function handle(ctx: AgentContext): Promise<HandlerResult> {
   const settings = Settings.parse(ctx.settings);
   const docs: { documentId: string; vendorId?: string }[] = [];
-  if (ctx.trigger.eventType === 'email.received') {
+  if (ctx.trigger.eventType === 'request.completed') {
+    const cb = Callback.safeParse(ctx.trigger.payload);
+    if (!cb.success || cb.data.createdByAgentType !== ctx.agentType)
+      return { status: 'succeeded', summary: 'a request of another agent: nothing to do' };
+    if (cb.data.requestType !== 'delegation') {
+      await ctx.log(
+        `review ${cb.data.requestId} answered by ${cb.data.answeredBy ?? '?'}`,
+        cb.data.answer,
+      );
+      return {
+        status: 'succeeded',
+        summary: `review ${cb.data.requestId} closed by ${cb.data.answeredBy ?? '?'}`,
+        data: { bills: [], review: cb.data },
+      };
+    }
+    const a = DelegationAnswer.safeParse(cb.data.answer);
+    if (!a.success)
+      return {
+        status: 'needs_human',
+        summary: `delegation ${cb.data.requestId} answered without a vendor and bill`,
+      };
+    await ctx.log(
+      `vendor ${a.data.vendor_id} exists (delegation ${cb.data.requestId}): the bill resumes`,
+    );
+    docs.push({ documentId: a.data.document_id, vendorId: a.data.vendor_id });
+  } else if (ctx.trigger.eventType === 'email.received') {
     const p = EmailReceived.safeParse(ctx.trigger.payload);
     if (!p.success)
       return { status: 'failed', summary: `email payload invalid: ${p.error.message}` };
@@ -73,10 +113,82 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
     bills.push(await processBill(ctx, d.documentId, d.vendorId, settings.tax_line_description));
   const count = (o: BillOutcome['outcome']) => bills.filter((b) => b.outcome === o).length;
   const summary = `${bills.length} bill(s): ${count('posted')} posted, ${count('human_review')} for review, ${count('vendor_unknown')} waiting for a vendor, ${count('duplicate')} duplicate`;
-  const needsPerson = bills.some(
-    (b) => b.outcome === 'human_review' || b.outcome === 'vendor_unknown',
-  );
-  return { status: needsPerson ? 'needs_human' : 'succeeded', summary, data: { bills } };
+  for (const b of bills) await ask(ctx, b);
+  const open = bills.filter((b) => b.outcome === 'human_review' || b.outcome === 'vendor_unknown');
+  const status =
+    open.length === 0
+      ? 'succeeded'
+      : open.every((b) => b.requestId)
+        ? 'waiting_human'
+        : 'needs_human';
+  return { status, summary, data: { bills } };
+}
+
+/**
+ * A bill that needs someone: its unknown vendor is delegated to master data (a delegation
+ * request carrying the bill's evidence; its answer resumes the bill), a failed check goes to a
+ * person as a review request with the reasons. A run triggered by a callback may not delegate
+ * again: then a person is asked instead.
+ */
+async function ask(ctx: AgentContext, b: BillOutcome): Promise<void> {
+  const ex = b.extraction;
+  const what = `bill ${ex?.invoiceNumber ?? '(no number)'}${ex?.issuer ? ` of ${ex.issuer}` : ''} (document ${b.documentId})`;
+  if (b.outcome === 'vendor_unknown' && b.delegation) {
+    try {
+      const r = await ctx.request({
+        type: 'delegation',
+        delegateAgentType: 'master_data',
+        title: `Create vendor ${b.delegation.name}`,
+        question: `The ${what} comes from a vendor that is not in master data. Create the vendor from the bill's evidence and answer with its id and the bill's document.`,
+        answerSchema: {
+          fields: [
+            { name: 'vendor_id', label: 'Vendor id', kind: 'text' },
+            { name: 'document_id', label: 'Bill document id', kind: 'text' },
+          ],
+        },
+        evidence: { ...b.delegation },
+      });
+      b.requestId = r.requestId;
+      return;
+    } catch (err) {
+      b.reasons.push(`delegation refused: ${err instanceof Error ? err.message : String(err)}`);
+      b.outcome = 'human_review';
+    }
+  }
+  if (b.outcome !== 'human_review') return;
+  const r = await ctx.request({
+    type: 'review',
+    title: `Review ${what}`,
+    question: `The ${what} was not posted: ${b.reasons.join('; ')}. Post it by hand or reject it, and say which.`,
+    answerSchema: {
+      fields: [
+        {
+          name: 'decision',
+          label: 'What was done',
+          kind: 'enum',
+          options: ['posted_by_hand', 'rejected'],
+        },
+        { name: 'note', label: 'Note', kind: 'text', required: false },
+      ],
+    },
+    evidence: {
+      documentId: b.documentId,
+      reasons: b.reasons,
+      fields: ex
+        ? {
+            issuer: ex.issuer,
+            invoiceNumber: ex.invoiceNumber,
+            issueDate: ex.issueDate,
+            currency: ex.currency,
+            amount: ex.amount,
+            amountUntaxed: ex.amountUntaxed,
+            amountTax: ex.amountTax,
+          }
+        : null,
+      checks: ex?.checks ?? [],
+    },
+  });
+  b.requestId = r.requestId;
 }
 
 async function processBill(
@@ -85,7 +197,13 @@ async function processBill(
   vendorHint: string | undefined,
   taxDescription: string,
 ): Promise<BillOutcome> {
-  const base = { documentId, vendorId: null, submissionId: null, delegation: null };
+  const base = {
+    documentId,
+    vendorId: null,
+    submissionId: null,
+    delegation: null,
+    requestId: null,
+  };
   const ex = await ctx.tool('bill_read', { documentId });
   await ctx.log(`read ${documentId}: ${ex.outcome}`, {
     invoiceNumber: ex.invoiceNumber,

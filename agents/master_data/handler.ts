@@ -15,6 +15,11 @@ const Evidence = z.object({
   taxIds: z.array(z.string().max(50)).max(20).default([]),
   sourceDocumentId: z.string().min(1).max(200).optional(),
 });
+/** A delegation's work order (requests: `delegation.master_data`). */
+const Delegation = z.object({
+  delegationRequestId: z.string().min(1).max(300),
+  evidence: z.record(z.string(), z.unknown()),
+});
 const Settings = z.object({
   placeholder_email_domain: z
     .string()
@@ -32,12 +37,31 @@ export interface MasterDataOutcome {
   placeholderFields: string[];
   email: string | null;
   taxId: string | null;
+  /** The delegation this run works for, and the answer that closes it. */
+  delegation: {
+    requestId: string;
+    answer: { vendor_id: string; document_id: string } | null;
+  } | null;
+  /** The request asking a person to complete the placeholder fields. */
+  reviewRequestId: string | null;
 }
 
 export async function handle(ctx: AgentContext): Promise<HandlerResult> {
   const entity = ctx.trigger.eventType === 'master_data.customer_requested' ? 'customer' : 'vendor';
   const settings = Settings.parse(ctx.settings);
-  const ev = Evidence.safeParse(ctx.trigger.payload);
+  const delegated = Delegation.safeParse(ctx.trigger.payload);
+  const delegationId = delegated.success ? delegated.data.delegationRequestId : null;
+  const ev = Evidence.safeParse(delegated.success ? delegated.data.evidence : ctx.trigger.payload);
+  const closing = (id: string) =>
+    delegationId
+      ? {
+          requestId: delegationId,
+          answer:
+            entity === 'vendor' && ev.success && ev.data.sourceDocumentId
+              ? { vendor_id: id, document_id: ev.data.sourceDocumentId }
+              : null,
+        }
+      : null;
   if (!ev.success)
     return {
       status: 'failed',
@@ -69,6 +93,8 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
       placeholderFields: [],
       email: null,
       taxId: null,
+      delegation: closing(same[0]!.id),
+      reviewRequestId: null,
     };
     await ctx.log(`${entity} ${name} already exists as ${same[0]!.id}`);
     return { status: 'succeeded', summary: `${entity} ${name} exists (${same[0]!.id})`, data: out };
@@ -111,13 +137,35 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
       summary: `${entity}.create refused: ${sub.detail ?? ''}`,
       data: { payload },
     };
-  if (placeholderFields.length > 0)
+  let reviewRequestId: string | null = null;
+  if (placeholderFields.length > 0) {
     await ctx.log(
       `${entity} ${name}: placeholder ${placeholderFields.join(', ')} — a person must complete it`,
-      {
-        placeholderFields,
-      },
+      { placeholderFields },
     );
+    const r = await ctx.request({
+      type: 'master_data',
+      title: `Complete ${entity} ${name}`,
+      question: `${entity} ${name} (${id}) was created from a document with placeholder ${placeholderFields.join(', ')}: nothing is ever sent there. Give the real contact data.`,
+      answerSchema: {
+        fields: placeholderFields.map((f) => ({
+          name: f,
+          label: f === 'email' ? 'Email address' : 'Phone number',
+          kind: 'text' as const,
+        })),
+      },
+      evidence: {
+        entity,
+        id,
+        name,
+        placeholderFields,
+        emails,
+        taxIds,
+        sourceDocumentId: sourceDocumentId ?? null,
+      },
+    });
+    reviewRequestId = r.requestId;
+  }
   const out: MasterDataOutcome = {
     entity,
     id,
@@ -128,6 +176,8 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
     placeholderFields,
     email,
     taxId,
+    delegation: closing(id),
+    reviewRequestId,
   };
   return {
     status: 'succeeded',

@@ -4,7 +4,14 @@ import { ingestFile } from '../../client/documents';
 import { EventsClient } from '../../client/events-client';
 import { GatewayClient } from '../../client/gateway-client';
 import { seedDefaultChart } from '../../db/ledger/default-chart';
-import { getRunRecord, runsOfEvent, setOrgAgentSettings } from '../../db/repositories/agent-runs';
+import {
+  getRunRecord,
+  runsOfEvent,
+  runsOfOrg,
+  setOrgAgentSettings,
+} from '../../db/repositories/agent-runs';
+import { getVendor } from '../../db/repositories/master-data';
+import { RequestsClient } from '../../client/requests-client';
 import { upsertAgentIdentity } from '../../db/repositories/credentials';
 import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
@@ -29,13 +36,14 @@ import {
  * two approvers; both agents registered with their write kinds):
  *   1. the file is ingested as a document and `bill.received` {documentId} is accepted;
  *   2. the bill processor reads and checks it; a bill that fails a check ends `human_review`;
- *   3. its vendor is unknown in a fresh org, so the processor hands the bill's evidence to
- *      master data; the eval delivers that hand-over as a `master_data.vendor_requested` event
- *      (the stand-in for a delegation request), and master data submits `vendor.create`;
+ *   3. its vendor is unknown in a fresh org, so the processor delegates it to master data (a
+ *      delegation request with the bill's evidence; the run ends waiting_human); master data
+ *      submits `vendor.create` (placeholder email flagged, a review request for it), and the
+ *      delegation is answered with the vendor's id once the vendor exists;
  *   4. the simulated approvers approve whatever the gateway puts in an approval lane (a new
  *      vendor, a placeholder email, a first posting to an account);
- *   5. the bill resumes with `bill.received` {documentId, vendorId}; it is `posted` when its
- *      `bill.post` is applied, `human_review` in every other case.
+ *   5. the answered delegation's `request.completed` resumes the bill; it is `posted` when its
+ *      `bill.post` is applied, `human_review` in every other case (a review request is open).
  */
 export interface InvoicesEvalDeps {
   db: Db;
@@ -163,53 +171,143 @@ const dataOf = (r: RunResult | null): unknown => {
 const billOf = (r: RunResult | null): BillOutcome | null =>
   ((dataOf(r) as { bills?: BillOutcome[] } | null)?.bills ?? [])[0] ?? null;
 
-/** One bill through the flow above; the item carries what was extracted and what happened. */
+const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'timeout', 'waiting_human']);
+
+/**
+ * Approves, as the simulated approvers, every submission of the org's agent runs that waits
+ * in an approval lane (each approver once per plan revision).
+ */
+async function approvePending(
+  deps: InvoicesEvalDeps,
+  gw: GatewayClient,
+  orgId: string,
+  voted: Set<string>,
+  trace: string[],
+): Promise<void> {
+  const prefix = gatewayWorkflowId(orgId, '');
+  for (const run of await runsOfOrg(deps.db, orgId)) {
+    const record = await getRunRecord(deps.db, run.id);
+    for (const s of record?.submissions ?? []) {
+      if (s.outcome) continue;
+      const key = s.submissionId.slice(prefix.length);
+      const view = await gw.state(orgId, key).catch(() => null);
+      if (view?.status !== 'awaiting_approval') continue;
+      for (const a of APPROVERS) {
+        const vote = `${s.submissionId}#${view.revision}#${a}`;
+        if (voted.has(vote)) continue;
+        voted.add(vote);
+        try {
+          await gw.decide(orgId, key, {
+            decision: 'approve',
+            approver: { userId: `${orgId}-${a}`, orgId },
+            note: 'eval reviewer',
+          });
+          trace.push(`${a} approved ${s.kind} (${view.risk?.lane ?? '?'} lane)`);
+        } catch {
+          // Enough approvals already, or the submission moved on: nothing to do.
+        }
+      }
+    }
+  }
+}
+
+/**
+ * One bill through the flow above; the item carries what was extracted and what happened.
+ * The delegation is a real request (requests: `delegation.master_data`); master data creates
+ * the vendor, and the harness closes the delegation for it with the vendor's id once the vendor
+ * really exists — the runtime gives a delegate agent no way yet to answer from its handler.
+ */
 export async function processBillFile(
   deps: InvoicesEvalDeps,
   orgId: string,
   f: DatasetFile,
+  timeoutMs = 120_000,
 ): Promise<EvalItem> {
   const started = Date.now();
   const trace: string[] = [];
-  const { document } = await ingestFile(deps, { orgId, path: f.path });
-  let run = await driveEvent(
-    deps,
-    { orgId, type: 'bill.received', payload: { documentId: document.id } },
-    trace,
-  );
-  let bill = billOf(run);
-  trace.push(`bill_processor: ${bill?.outcome ?? run?.outcome ?? 'no run'}`);
-  if (bill?.outcome === 'vendor_unknown' && bill.delegation) {
-    const { name, emails, taxIds, sourceDocumentId } = bill.delegation;
-    const md = await driveEvent(
-      deps,
-      {
-        orgId,
-        type: 'master_data.vendor_requested',
-        payload: { name, emails, taxIds, sourceDocumentId },
-      },
-      trace,
-    );
-    const created = dataOf(md) as MasterDataOutcome | undefined;
-    const applied = md?.submissions.every((s) => s.outcome === 'applied') ?? false;
-    trace.push(
-      `master_data: ${created?.id ?? 'none'} ${applied ? 'applied' : (md?.outcome ?? 'no run')}${created?.placeholderFields.length ? `, placeholders: ${created.placeholderFields.join(', ')}` : ''}`,
-    );
-    if (created?.id && (applied || created.existed)) {
-      run = await driveEvent(
-        deps,
-        {
-          orgId,
-          type: 'bill.received',
-          payload: { documentId: document.id, vendorId: created.id },
-        },
-        trace,
-      );
-      bill = billOf(run);
-      trace.push(`bill_processor (resumed): ${bill?.outcome ?? run?.outcome ?? 'no run'}`);
+  const gw = new GatewayClient(deps.client, deps.db, deps.taskQueue, {
+    decisionSecret: deps.decisionSecret,
+  });
+  const requests = new RequestsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
+  const events = new EventsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
+  // Document ids are global (documents_pkey): the same file in another org needs its own id.
+  const { document } = await ingestFile(deps, {
+    orgId,
+    path: f.path,
+    id: `${orgId}.${f.file}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 120),
+  });
+  const since = new Date();
+  await events.acceptEvent({
+    orgId,
+    type: 'bill.received',
+    source: 'connector',
+    payload: { documentId: document.id },
+  });
+  const voted = new Set<string>();
+  const answered = new Set<string>();
+  let bill: BillOutcome | null = null;
+  let lastRun: RunResult | null = null;
+  const seen = new Set<string>();
+  for (;;) {
+    if (Date.now() - started > timeoutMs) {
+      trace.push(`timed out after ${timeoutMs} ms`);
+      break;
     }
+    await new Promise((r) => setTimeout(r, 150));
+    await approvePending(deps, gw, orgId, voted, trace);
+    const runs = (await runsOfOrg(deps.db, orgId))
+      .filter((r) => r.createdAt >= since)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    let finished = false;
+    for (const run of runs) {
+      if (!TERMINAL.has(run.state)) continue;
+      const record = (await getRunRecord(deps.db, run.id))!;
+      const result: RunResult = {
+        output: record.run.output as RunResult['output'],
+        submissions: record.submissions.map((s) => ({
+          submissionId: s.submissionId,
+          kind: s.kind,
+          outcome: s.outcome,
+        })),
+        state: record.run.state,
+        outcome: record.run.outcome,
+      };
+      if (run.agentType === 'master_data') {
+        const md = dataOf(result) as MasterDataOutcome | null;
+        if (!seen.has(run.id)) {
+          seen.add(run.id);
+          trace.push(
+            `master_data: ${md?.id ?? run.outcome} ${result.submissions.map((s) => `${s.kind} ${s.outcome}`).join(', ')}${md?.placeholderFields?.length ? `, placeholders: ${md.placeholderFields.join(', ')}` : ''}`,
+          );
+        }
+        const d = md?.delegation;
+        if (!d?.answer || answered.has(d.requestId)) {
+          if (run.state !== 'completed') finished = true;
+          continue;
+        }
+        if (!(await getVendor(deps.db, orgId, d.answer.vendor_id))) continue;
+        answered.add(d.requestId);
+        await requests.answerRequest({
+          requestId: d.requestId,
+          orgId,
+          answeredBy: 'agent:master_data',
+          answer: d.answer,
+        });
+        trace.push(`delegation ${d.requestId} answered: vendor ${d.answer.vendor_id}`);
+      }
+      if (run.agentType === 'bill_processor') {
+        const b = billOf(result);
+        if (!b || seen.has(run.id)) continue;
+        seen.add(run.id);
+        bill = b;
+        lastRun = result;
+        trace.push(`bill_processor: ${b.outcome}`);
+        if (b.outcome !== 'vendor_unknown') finished = true;
+      }
+    }
+    if (finished) break;
   }
-  const post = run?.submissions.find((s) => s.kind === 'bill.post');
+  const post = lastRun?.submissions.find((s) => s.kind === 'bill.post');
   const outcome =
     bill?.outcome === 'posted' && post?.outcome === 'applied' ? 'posted' : 'human_review';
   if (post) trace.push(`bill.post ${post.outcome}`);
@@ -231,7 +329,7 @@ export async function processBillFile(
     f,
     outcome,
     extracted,
-    bill?.reasons ?? [run?.outcome ?? 'no run'],
+    bill?.reasons ?? [lastRun?.outcome ?? 'no run'],
     trace,
     Date.now() - started,
   );
