@@ -7,6 +7,8 @@ import { connectClient } from '../client/temporal-connection';
 import { createWorker } from '../worker';
 import { bringUpPlatform } from './lib/platform';
 import { runFinanceBench, type EvalMetrics } from './eval/financebench';
+import { runInvoicesEval } from './eval/invoices';
+import { decisionSecret } from '../activities/identity/decision-secret';
 
 /**
  * `npm run eval -- financebench --dataset DIR [--documents-dir DIR] --json FILE [--limit N]`: runs
@@ -30,15 +32,82 @@ function row(name: string, m: EvalMetrics): string {
   return `${name.padEnd(20)}${String(m.questions).padStart(4)}  ${pct(m.completion)}  ${pct(m.automation)}  ${pct(m.deliveredAccuracy)}  ${pct(m.hallucinationRate)}  ${pct(m.citationAccuracy)}  ${String(m.latencyMs.p50).padStart(6)}  ${String(m.latencyMs.p95).padStart(6)}`;
 }
 
+/**
+ * `npm run eval -- invoices --dataset DIR [--json FILE] [--limit N]`: every bill of the folder
+ * through the bill processor and the gateway (scripts/eval/invoices.ts documents the flow).
+ */
+async function invoices(rest: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: rest,
+    options: { dataset: { type: 'string' }, json: { type: 'string' }, limit: { type: 'string' } },
+    strict: true,
+  });
+  const args = Args.pick({ dataset: true, json: true, limit: true }).parse(values);
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const platform = await bringUpPlatform({ poolSize: 6 });
+  const client = await connectClient(platform.cfg);
+  const taskQueue = `eval-${Date.now()}`;
+  const { worker, connection } = await createWorker({
+    cfg: platform.cfg,
+    database: platform.database,
+    taskQueue,
+  });
+  const running = worker.run();
+  try {
+    const report = await runInvoicesEval({
+      db: platform.database.db,
+      client,
+      taskQueue,
+      decisionSecret: platform.cfg.DECISION_SIGNING_SECRET ?? decisionSecret(platform.cfg),
+      datasetDir: resolve(args.dataset),
+      // A fresh org per file and per run: vendors never carry over between files.
+      orgPrefix: `invoices-${Date.now().toString(36)}`,
+      limit: args.limit,
+      onProgress: (done, total, file) =>
+        process.stderr.write(`\r${done}/${total} ${file.slice(0, 50).padEnd(50)}`),
+    });
+    process.stderr.write('\n');
+    for (const i of report.items)
+      console.log(
+        `${i.file.padEnd(34)} ${i.outcome.padEnd(12)} ${i.wrongPosted ? 'WRONG ' : ''}${FIELDS_LINE(i.correct)}  ${i.outcome === 'posted' ? '' : i.reasons.join('; ').slice(0, 160)}`,
+      );
+    const s = report.summary;
+    console.log(
+      `\nfiles ${s.files}, posted ${s.posted}, human review ${s.humanReview}, straight-through ${(100 * s.straightThroughRate).toFixed(1)}%, wrong posted ${s.wrongPosted}`,
+    );
+    console.log(
+      `field accuracy: ${Object.entries(s.fieldAccuracy)
+        .map(([k, v]) => `${k} ${v === null ? 'n/a' : `${(100 * v).toFixed(1)}%`}`)
+        .join(', ')}`,
+    );
+    if (args.json) {
+      mkdirSync(dirname(args.json), { recursive: true });
+      writeFileSync(args.json, JSON.stringify(report, null, 2));
+      console.log(`wrote ${args.json}`);
+    }
+  } finally {
+    worker.shutdown();
+    await running;
+    await connection.close();
+    await client.connection.close();
+    await platform.stop();
+  }
+}
+const FIELDS_LINE = (c: Record<string, boolean | undefined>) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k}:${v ? 'ok' : 'x'}`)
+    .join(' ');
+
 async function main(argv: string[]): Promise<void> {
   const [suite, ...rest] = argv;
   if (suite === 'bank-lines') {
     const { bankLinesMain } = await import('./eval/bank-lines');
     return bankLinesMain(rest);
   }
+  if (suite === 'invoices') return invoices(rest);
   if (suite !== 'financebench')
     throw new Error(
-      'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N]',
+      'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N]\n       npm run eval -- invoices --dataset DIR [--json FILE] [--limit N]\n       npm run eval -- bank-lines --dataset DIR [--json FILE]',
     );
   const { values } = parseArgs({
     args: rest,

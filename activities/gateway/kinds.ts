@@ -648,6 +648,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
             taxId: p.taxId ?? null,
             paymentTermsId: p.paymentTermsId ?? null,
             defaultExpenseAccountId: p.defaultExpenseAccountId ?? null,
+            placeholderFields: p.placeholderFields ?? [],
             createdBySubmission: ctx.submissionId,
             updatedBySubmission: ctx.submissionId,
           });
@@ -847,6 +848,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
             phone: p.phone ?? null,
             taxId: p.taxId ?? null,
             paymentTermsId: p.paymentTermsId ?? null,
+            placeholderFields: p.placeholderFields ?? [],
             createdBySubmission: ctx.submissionId,
           });
           return [{ entityType: 'customer', entityId: customerId, action: 'created' }];

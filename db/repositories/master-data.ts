@@ -97,12 +97,20 @@ export async function getBill(q: Q, orgId: string, id: string) {
   return row;
 }
 
+/**
+ * The vendor's bill with this number, compared as the unique index `bills_org_vendor_number_norm`
+ * compares (case, spaces and a leading '#' ignored): "inv 001" is the posted "INV001".
+ */
 export async function findBillByNumber(q: Q, orgId: string, vendorId: string, billNumber: string) {
   const [row] = await q
     .select()
     .from(bills)
     .where(
-      and(eq(bills.orgId, orgId), eq(bills.vendorId, vendorId), eq(bills.billNumber, billNumber)),
+      and(
+        eq(bills.orgId, orgId),
+        eq(bills.vendorId, vendorId),
+        sql`upper(regexp_replace(${bills.billNumber}, '^#|\\s', '', 'g')) = upper(regexp_replace(${billNumber}, '^#|\\s', '', 'g'))`,
+      ),
     );
   return row;
 }

@@ -92,6 +92,11 @@ export const vendors = pgTable(
     taxId: text('tax_id'),
     paymentTermsId: text('payment_terms_id'),
     defaultExpenseAccountId: text('default_expense_account_id'),
+    /** Fields holding a reserved placeholder (e.g. an `.invalid` email) until a person fills them. */
+    placeholderFields: text('placeholder_fields')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     status: text('status').$type<'active' | 'inactive'>().notNull().default('active'),
     /** Optimistic concurrency: vendor.update names the version it changes. */
     version: integer('version').notNull().default(1),
@@ -130,6 +135,11 @@ export const customers = pgTable(
     phone: text('phone'),
     taxId: text('tax_id'),
     paymentTermsId: text('payment_terms_id'),
+    /** Fields holding a reserved placeholder (e.g. an `.invalid` email) until a person fills them. */
+    placeholderFields: text('placeholder_fields')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdBySubmission: text('created_by_submission').references(() => gatewaySubmissions.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

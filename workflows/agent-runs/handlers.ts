@@ -1,6 +1,8 @@
 import type { AgentHandler } from './context';
 import { handle as documentAnalyst } from '../../agents/document_analyst/handler';
 import { handle as bankTransactionProcessor } from '../../agents/bank_transaction_processor/handler';
+import { handle as billProcessor } from '../../agents/bill_processor/handler';
+import { handle as masterData } from '../../agents/master_data/handler';
 
 /**
  * Code and hybrid handlers by agent type. They are bundled with the workflows (they run in
@@ -10,4 +12,6 @@ import { handle as bankTransactionProcessor } from '../../agents/bank_transactio
 export const AGENT_HANDLERS: Readonly<Record<string, AgentHandler>> = {
   document_analyst: documentAnalyst,
   bank_transaction_processor: bankTransactionProcessor,
+  bill_processor: billProcessor,
+  master_data: masterData,
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, QueryTypeSchema } from '../analysis/request';
+import { BillExtractionSchema } from '../bills/extraction';
 
 /**
  * The finance tool registry: names, kinds and zod schemas (pure, so the workflow filters and
@@ -225,6 +226,13 @@ export const TOOL_DEFINITIONS = {
       })
       .strict(),
     output: z.object({ resolved: z.number().int() }),
+  },
+  bill_read: {
+    kind: 'read',
+    description:
+      'Read an ingested supplier bill (PDF or text) into issuer, invoice number, dates, currency, net, tax, gross and lines, with the independent checks and their verdicts (ready or human_review).',
+    input: z.object({ documentId: Id }).strict(),
+    output: BillExtractionSchema.extend({ documentId: z.string() }),
   },
   submit: {
     kind: 'write',

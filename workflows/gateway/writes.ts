@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlaceholderEmail } from './risk';
 
 /**
  * Wire shapes of gateway writes: the envelope every submission shares and one payload schema
@@ -238,6 +239,34 @@ const ContactFields = {
   paymentTermsId: IdSchema.optional(),
 };
 
+/**
+ * Contact fields that hold a reserved placeholder until a person fills them. A flagged field
+ * must be present and, for email, on a reserved domain (RFC 2606/6761): a flag never hides a
+ * real address, and the record says exactly which fields are not real.
+ */
+export const PLACEHOLDER_FIELDS = ['email', 'phone'] as const;
+const PlaceholderFieldsSchema = z.array(z.enum(PLACEHOLDER_FIELDS)).max(PLACEHOLDER_FIELDS.length);
+const placeholdersHonest = (
+  c: { placeholderFields?: string[]; email?: unknown; phone?: unknown },
+  ctx: z.RefinementCtx,
+) => {
+  for (const f of c.placeholderFields ?? []) {
+    const v = (c as Record<string, unknown>)[f];
+    if (typeof v !== 'string')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['placeholderFields'],
+        message: `${f} is flagged as a placeholder but not given`,
+      });
+    else if (f === 'email' && !isPlaceholderEmail(v))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['placeholderFields'],
+        message: `email ${v} is flagged as a placeholder but is not on a reserved domain`,
+      });
+  }
+};
+
 export const VendorCreateSchema = z
   .object({
     vendorId: NewIdSchema.optional(),
@@ -245,8 +274,10 @@ export const VendorCreateSchema = z
     ...ContactFields,
     defaultExpenseAccountId: IdSchema.optional(),
     bankAccount: BankDetailsSchema.optional(),
+    placeholderFields: PlaceholderFieldsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(placeholdersHonest);
 
 export const VendorUpdateSchema = z
   .object({
@@ -270,8 +301,14 @@ export const PeriodCloseSchema = z.object({ period: PeriodSchema }).strict();
 export const PeriodReopenSchema = z.object({ period: PeriodSchema, reason: Text(500) }).strict();
 
 export const CustomerCreateSchema = z
-  .object({ customerId: NewIdSchema.optional(), name: Text(200), ...ContactFields })
-  .strict();
+  .object({
+    customerId: NewIdSchema.optional(),
+    name: Text(200),
+    ...ContactFields,
+    placeholderFields: PlaceholderFieldsSchema.optional(),
+  })
+  .strict()
+  .superRefine(placeholdersHonest);
 export const TaxCodeCreateSchema = z
   .object({
     code: z.string().regex(/^[A-Z0-9_-]{1,30}$/),

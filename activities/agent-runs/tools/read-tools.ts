@@ -9,7 +9,13 @@ import {
   taxCodes,
   vendors,
 } from '../../../db/schema';
-import { listDocuments, searchChunks } from '../../../db/repositories/documents';
+import {
+  getDocument,
+  listDocuments,
+  loadPages,
+  searchChunks,
+} from '../../../db/repositories/documents';
+import { extractBill } from '../../bills/extract-bill';
 import { trialBalance } from '../../../db/repositories/ledger';
 import { getPaymentTerms, getVendor, paidOnBill } from '../../../db/repositories/master-data';
 import { ErrorType, permanentFailure } from '../../../workflows/errors';
@@ -184,6 +190,23 @@ const apContext: Impl<'ap_context'> = async (db, orgId, { vendorId }) => {
   };
 };
 
+/** A supplier bill read from its ingested pages (the org's own documents only). */
+const billRead: Impl<'bill_read'> = async (db, orgId, { documentId }) => {
+  const doc = await getDocument(db, orgId, documentId);
+  if (!doc)
+    throw permanentFailure(
+      ErrorType.UnknownEntity,
+      `unknown document ${documentId} in org ${orgId}`,
+    );
+  if (doc.status !== 'ready')
+    throw permanentFailure(
+      ErrorType.UnknownEntity,
+      `document ${documentId} is ${doc.status}, not ready to read`,
+    );
+  const pages = await loadPages(db, orgId, documentId);
+  return { documentId, ...extractBill(pages.map((p) => p.text)) };
+};
+
 export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {
   master_data_search: masterDataSearch,
   trial_balance: trialBalanceTool,
@@ -192,4 +215,5 @@ export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {
   ap_context: apContext,
   bank_context: bankContext,
   bank_lines_asked: bankLinesAsked,
+  bill_read: billRead,
 };

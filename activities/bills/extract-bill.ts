@@ -1,0 +1,659 @@
+import { amountsIn, centsToDecimal, centsToMinor, isIsoCurrency } from './amounts';
+import { datesIn, resolveDate, type DateMatch, type DateOrder } from './dates';
+import {
+  BillExtractionSchema,
+  type BillCheck,
+  type BillExtraction,
+} from '../../workflows/bills/extraction';
+import {
+  CUSTOMER_MARKERS,
+  INCLUDED_COMPONENT,
+  LEGAL_FORM,
+  SELLER_LABEL,
+  TABLE_HEADER,
+  labelsIn,
+  type LabelKind,
+} from './labels';
+
+/**
+ * Reads a supplier bill's text (one string per page) into its fields and runs the independent
+ * checks: net + tax = gross to the cent, tax consistent with a stated rate, lines summing to
+ * net or gross, the gross printed under a total label, one invoice number, a parseable issue
+ * date, a known ISO currency, an issuer. Pure and deterministic.
+ */
+
+interface Line {
+  page: number;
+  text: string;
+  /** Made from a header row and the row below it ("Factuur: VF100"), not printed as is. */
+  synthetic: boolean;
+}
+
+interface MoneyHit {
+  cents: bigint;
+  label: string;
+  rate?: number; // percent
+  base?: bigint;
+}
+
+const cells = (line: string) =>
+  line
+    .split(/\s{2,}|\t/)
+    .map((c) => c.trim())
+    .filter(Boolean);
+const headerHits = (line: string) => (line.match(TABLE_HEADER) ?? []).length;
+const DOLLAR_COUNTRIES: [RegExp, string][] = [
+  [/\bcanad[ae]\b|\bCAD\b|\bC\$/i, 'CAD'],
+  [/\baustralia\b|\bAUD\b|\bA\$/i, 'AUD'],
+  [/\bnew zealand\b|\bNZD\b/i, 'NZD'],
+  [/\bsingapore\b|\bSGD\b/i, 'SGD'],
+  [/\bhong kong\b|\bHKD\b/i, 'HKD'],
+  [/\bmexico\b|\bMXN\b/i, 'MXN'],
+];
+const CURRENCY_WORDS: [RegExp, string][] = [
+  [/\bU\.?S\.? dollars?\b|\bUS\$/i, 'USD'],
+  [/\beuros?\b/i, 'EUR'],
+  [/\bpounds? sterling\b/i, 'GBP'],
+  [/\bindian rupees?\b|\brupees?\b|\bRs\.?\s?-?\d|₹/i, 'INR'],
+  [/\bzłotych\b|\bzłote\b/i, 'PLN'],
+  [/\bswiss francs?\b/i, 'CHF'],
+];
+const LANG_WORDS: [string, RegExp][] = [
+  ['en', /\b(?:invoice|total|amount|date|due|tax|bill|price|quantity|description)\b/gi],
+  ['nl', /\b(?:factuur|totaal|btw|bedrag|datum|prijs|aantal|omschrijving)\b/gi],
+  ['de', /\b(?:rechnung|gesamt|mwst|betrag|datum|preis|menge|beschreibung|summe)\b/gi],
+  ['fr', /\b(?:facture|montant|tva|prix|désignation|quantité|ttc|ht)\b/gi],
+  ['pl', /\b(?:faktura|razem|netto|brutto|wartość|ilość|cena|nabywca|sprzedawca)\b/gi],
+  ['es', /\b(?:factura|importe|fecha|precio|cantidad|iva|descripción)\b/gi],
+  ['it', /\b(?:fattura|importo|totale|prezzo|quantità|iva|descrizione)\b/gi],
+];
+
+export function extractBill(pages: readonly string[]): BillExtraction {
+  const all = pages.join('\n');
+  const lines: Line[] = [];
+  pages.forEach((text, page) => {
+    const raw = text.split(/\r?\n/);
+    raw.forEach((t, i) => {
+      lines.push({ page, text: t, synthetic: false });
+      // A header row of labels above a row of values: pair them cell by cell.
+      const head = cells(t);
+      const next = raw.slice(i + 1).find((x) => x.trim() !== '');
+      if (!next || head.length < 2 || headerHits(t) >= 2) return;
+      const labelled = head.filter((c) => labelsIn(c).length > 0).length;
+      const values = cells(next);
+      if (
+        labelled >= 2 &&
+        values.length === head.length &&
+        amountsIn(t).length === 0 &&
+        datesIn(t).length === 0 &&
+        values.every((v) => labelsIn(v).length === 0)
+      )
+        head.forEach((h, k) =>
+          lines.push({ page, text: `${h.replace(/:$/, '')}: ${values[k]}`, synthetic: true }),
+        );
+    });
+  });
+
+  // ---- language (only to decide the day/month order of ambiguous numeric dates) ----------
+  const langScores = LANG_WORDS.map(([l, re]) => [l, (all.match(re) ?? []).length] as const).sort(
+    (a, b) => b[1] - a[1],
+  );
+  const language = langScores[0]![1] > 0 ? langScores[0]![0] : null;
+
+  // ---- labelled values --------------------------------------------------------------------
+  const gross: MoneyHit[] = [];
+  const due: MoneyHit[] = [];
+  const net: MoneyHit[] = [];
+  const tax: MoneyHit[] = [];
+  const numbers: { value: string; strong: boolean; spaced: boolean }[] = [];
+  const dateHits: { kind: LabelKind | 'number_dated'; d: DateMatch }[] = [];
+  const proofs: { sep: string; order: DateOrder }[] = [];
+  const currencies = new Set<string>();
+
+  const readNumber = (rest: string): { value: string; spaced: boolean; after: string } | null => {
+    const m = /^[\s:#.°º-]*(?:#\s*)?([^\s].*?)(?=\s{2,}|\t|$)/u.exec(rest);
+    if (!m) return null;
+    const words = m[1]!.split(' ');
+    const kept: string[] = [];
+    for (const w of words) {
+      if (/^(?:du|vom|van|of|dated|from|z|del|dal|de|le|-|–|\/|page|seite|pagina|strona)$/i.test(w))
+        break;
+      if (kept.length > 0 && (labelsIn(w).length > 0 || /^\p{Ll}{2,}[.,;:]?$/u.test(w))) break;
+      kept.push(w.replace(/[,;]$/, ''));
+    }
+    const value = kept.join(' ').replace(/^#\s*/, '');
+    if (!/\d/.test(value) || value.length < 2 || value.length > 40) return null;
+    if (datesIn(value).length > 0 || /%$/.test(value) || amountsIn(value).some((a) => a.currency))
+      return null;
+    return {
+      value,
+      spaced: kept.length > 1,
+      after: rest.slice(rest.indexOf(m[1]!) + kept.join(' ').length),
+    };
+  };
+
+  lines.forEach((line, li) => {
+    const t = line.text;
+    for (const a of amountsIn(t)) if (a.currency) currencies.add(a.currency);
+    for (const d of datesIn(t)) if (d.proves) proofs.push(d.proves);
+    const hits = labelsIn(t);
+    hits.forEach((h, i) => {
+      const segEnd = hits[i + 1]?.index ?? t.length;
+      const seg = t.slice(h.end, segEnd);
+      const amounts = amountsIn(seg);
+      if (h.kind === 'gross' || h.kind === 'due' || h.kind === 'net' || h.kind === 'tax') {
+        if (/[A-Z]{3}/.test(seg))
+          for (const w of seg.match(/\b[A-Z]{3}\b/g) ?? []) if (isIsoCurrency(w)) currencies.add(w);
+        if (amounts.length === 0) return;
+        const last = amounts[amounts.length - 1]!.cents;
+        const label = h.text.toLowerCase().replace(/\s+/g, ' ');
+        if ((h.kind === 'gross' || h.kind === 'due') && amounts.length >= 3) {
+          for (let k = 0; k + 2 < amounts.length; k++) {
+            const [a, b, c] = [amounts[k]!.cents, amounts[k + 1]!.cents, amounts[k + 2]!.cents];
+            if (a + b === c && c > 0n) {
+              net.push({ cents: a, label: `${label} (row)` });
+              tax.push({ cents: b, label: `${label} (row)` });
+            }
+          }
+        }
+        if (h.kind === 'tax') {
+          const rate = /(\d{1,2}(?:[.,]\d{1,3})?)\s?%/.exec(`${h.text} ${seg}`);
+          tax.push({
+            cents: last,
+            label,
+            rate: rate ? Number(rate[1]!.replace(',', '.')) : undefined,
+            base: amounts.length === 2 ? amounts[0]!.cents : undefined,
+          });
+        } else
+          (h.kind === 'gross' ? gross : h.kind === 'due' ? due : net).push({ cents: last, label });
+        return;
+      }
+      if (h.kind === 'number' || h.kind === 'doctype') {
+        let r = readNumber(t.slice(h.end, segEnd === t.length ? t.length : t.length));
+        if (!r && h.kind === 'number' && t.slice(h.end).trim().replace(/[:#]/g, '') === '') {
+          const nextLine = lines[li + 1];
+          if (nextLine && !nextLine.synthetic) r = readNumber(cells(nextLine.text)[0] ?? '');
+        }
+        if (!r && h.kind === 'doctype' && t.slice(h.end).trim() === '') {
+          const nextLine = lines[li + 1];
+          if (nextLine && /^\s*#/.test(nextLine.text)) r = readNumber(nextLine.text);
+        }
+        if (!r) return;
+        numbers.push({ value: r.value, strong: h.kind === 'number', spaced: r.spaced });
+        const dated = /^\s*(?:du|vom|van|of|dated|from|z\s+dnia|del)\s+(.*)$/iu.exec(r.after);
+        if (dated) {
+          const d = datesIn(dated[1]!)[0];
+          if (d && d.index === 0) dateHits.push({ kind: 'number_dated', d });
+        }
+        return;
+      }
+      if (
+        h.kind === 'issue_date' ||
+        h.kind === 'due_date' ||
+        h.kind === 'generic_date' ||
+        h.kind === 'other_date'
+      ) {
+        const d = datesIn(seg)[0];
+        if (d && /^[\s:.\-–]*$/.test(seg.slice(0, d.index))) dateHits.push({ kind: h.kind, d });
+      }
+    });
+  });
+  for (const [re, code] of CURRENCY_WORDS) if (re.test(all)) currencies.add(code);
+
+  // ---- currency ---------------------------------------------------------------------------
+  const checks: BillCheck[] = [];
+  const reasons: string[] = [];
+  const check = (name: BillCheck['name'], status: BillCheck['status'], detail: string) => {
+    checks.push({ name, status, detail });
+    if (status === 'fail') reasons.push(`${name}: ${detail}`);
+  };
+  const resolved = new Set<string>();
+  let currencyNote = '';
+  for (const c of currencies) {
+    if (!c.startsWith('?')) resolved.add(c);
+  }
+  if (currencies.has('?$') && ![...resolved].some((c) => /D$/.test(c) || c === 'MXN')) {
+    const others = DOLLAR_COUNTRIES.filter(([re]) => re.test(all)).map(([, c]) => c);
+    if (others.length === 0) {
+      resolved.add('USD');
+      currencyNote = " ('$' read as USD: no other dollar currency is indicated)";
+    } else others.forEach((c) => resolved.add(c));
+  }
+  if (currencies.has('?¥') && !resolved.has('JPY') && !resolved.has('CNY')) resolved.add('?¥');
+  if (currencies.has('?kr') && ![...resolved].some((c) => ['SEK', 'NOK', 'DKK', 'ISK'].includes(c)))
+    resolved.add('?kr');
+  const currencyList = [...resolved].sort();
+  const currency =
+    currencyList.length === 1 && !currencyList[0]!.startsWith('?') ? currencyList[0]! : null;
+  check(
+    'currency_known',
+    currency ? 'pass' : 'fail',
+    currency
+      ? `${currency}${currencyNote}`
+      : currencyList.length === 0
+        ? 'no currency is printed'
+        : `ambiguous: ${currencyList.join(', ')}`,
+  );
+
+  // ---- line tables ------------------------------------------------------------------------
+  const tables: { rows: { description: string; cents: bigint }[] }[] = [];
+  let current: { rows: { description: string; cents: bigint }[] } | null = null;
+  let lastPage = -1;
+  for (const line of lines) {
+    if (line.synthetic) continue;
+    if (line.page !== lastPage) {
+      current = null;
+      lastPage = line.page;
+    }
+    const t = line.text;
+    const amounts = amountsIn(t);
+    if (headerHits(t) >= 2 && amounts.length === 0) {
+      current = { rows: [] };
+      tables.push(current);
+      continue;
+    }
+    if (!current) continue;
+    const kinds = labelsIn(t)
+      .filter((h) => amountsIn(t.slice(h.end)).length > 0)
+      .map((h) => h.kind);
+    if (kinds.some((k) => k === 'gross' || k === 'due' || k === 'tax')) {
+      current = null;
+      continue;
+    }
+    if (kinds.includes('net') || INCLUDED_COMPONENT.test(t) || amounts.length === 0) continue;
+    const last = amounts[amounts.length - 1]!;
+    if (t.slice(last.end).trim() !== '' || !/\p{L}{2,}/u.test(t.slice(0, last.index))) continue;
+    current.rows.push({ description: cells(t)[0] ?? t.trim(), cents: last.cents });
+  }
+  const withRows = tables.filter((tb) => tb.rows.length > 0);
+
+  // ---- gross, net, tax --------------------------------------------------------------------
+  const distinct = (xs: bigint[]) => [...new Set(xs.map(String))].map(BigInt);
+  const netVals = distinct(net.map((n) => n.cents).filter((c) => c >= 0n));
+  const taxVals = distinct([
+    ...tax.map((x) => x.cents).filter((c) => c >= 0n),
+    ...(new Set(tax.filter((x) => x.rate !== undefined).map((x) => x.rate)).size > 1
+      ? [
+          [
+            ...new Map(
+              tax.filter((x) => x.rate !== undefined).map((x) => [x.rate, x.cents]),
+            ).values(),
+          ].reduce((a, b) => a + b, 0n),
+        ]
+      : []),
+  ]);
+  const sums = withRows.map((tb) => tb.rows.reduce((a, r) => a + r.cents, 0n));
+  const fits = (g: bigint) => netVals.some((n) => taxVals.some((x) => n + x === g));
+  let grossCands = distinct((gross.length > 0 ? gross : due).map((g) => g.cents)).filter(
+    (g) => g > 0n,
+  );
+  const allGross = grossCands;
+  if (grossCands.length > 1) {
+    const consistent = grossCands.filter((g) => fits(g) || sums.includes(g));
+    grossCands = consistent.length === 1 ? consistent : grossCands;
+  }
+  const g = grossCands.length === 1 ? grossCands[0]! : null;
+  check(
+    'gross_labelled',
+    g !== null ? 'pass' : 'fail',
+    g !== null
+      ? `${centsToDecimal(g)} under ${[...new Set([...gross, ...due].filter((x) => x.cents === g).map((x) => x.label))].join(', ')}`
+      : allGross.length === 0
+        ? 'no total is printed under a total label'
+        : `several totals disagree: ${allGross.map(centsToDecimal).join(', ')}`,
+  );
+
+  let n: bigint | null = null;
+  let x: bigint | null = null;
+  let explicitPair = false;
+  if (g !== null) {
+    const pairs = netVals.flatMap((nv) =>
+      taxVals.filter((xv) => nv + xv === g).map((xv) => [nv, xv] as const),
+    );
+    if (pairs.length > 0) {
+      // Prefer the pair with a positive tax when a zero-tax reading also adds up.
+      const best = pairs.find(([, xv]) => xv > 0n) ?? pairs[0]!;
+      [n, x] = best;
+      explicitPair = true;
+      check(
+        'net_plus_tax_equals_gross',
+        'pass',
+        `${centsToDecimal(n)} + ${centsToDecimal(x)} = ${centsToDecimal(g)}`,
+      );
+    } else if (netVals.length > 0 && taxVals.length > 0) {
+      check(
+        'net_plus_tax_equals_gross',
+        'fail',
+        `no printed net (${netVals.map(centsToDecimal).join(', ')}) plus tax (${taxVals.map(centsToDecimal).join(', ')}) makes ${centsToDecimal(g)}`,
+      );
+    } else if (taxVals.length === 1) {
+      x = taxVals[0]!;
+      n = g - x;
+      check(
+        'net_plus_tax_equals_gross',
+        'not_applicable',
+        `no net printed; net = gross - tax = ${centsToDecimal(n)}`,
+      );
+    } else if (netVals.length === 1 && netVals[0]! <= g) {
+      n = netVals[0]!;
+      x = g - n;
+      check(
+        'net_plus_tax_equals_gross',
+        'not_applicable',
+        `no tax printed; tax = gross - net = ${centsToDecimal(x)}`,
+      );
+    } else
+      check(
+        'net_plus_tax_equals_gross',
+        'not_applicable',
+        'neither a net nor a tax amount is printed',
+      );
+  }
+
+  // Tax against the stated rate (half-up; one minor unit of rounding is tolerated).
+  let taxRate: number | null = null;
+  if (x !== null && n !== null) {
+    const rated = tax.filter((t) => t.cents === x && t.rate !== undefined);
+    if (rated.length > 0) {
+      const t = rated[0]!;
+      taxRate = t.rate!;
+      const base = t.base ?? n;
+      const expected = (base * BigInt(Math.round(t.rate! * 1000)) + 50000n) / 100000n;
+      const diff = expected > x ? expected - x : x - expected;
+      check(
+        'tax_matches_rate',
+        diff <= 1n ? 'pass' : 'fail',
+        `${t.rate}% of ${centsToDecimal(base)} = ${centsToDecimal(expected)}, printed ${centsToDecimal(x)}`,
+      );
+    } else check('tax_matches_rate', 'not_applicable', 'no rate printed beside the tax');
+  }
+
+  // Lines: some table (or all of them together) adds up to the net or the gross.
+  let lines_: { description: string; cents: bigint }[] = [];
+  let linesBasis: 'net' | 'gross' | null = null;
+  if (withRows.length > 0 && g !== null) {
+    const options = [...withRows, { rows: withRows.flatMap((tb) => tb.rows) }];
+    for (const tb of options) {
+      const s = tb.rows.reduce((a, r) => a + r.cents, 0n);
+      if (n !== null && s === n && n !== g) {
+        lines_ = tb.rows;
+        linesBasis = 'net';
+        break;
+      }
+      if (s === g) {
+        lines_ = tb.rows;
+        linesBasis = 'gross';
+        break;
+      }
+    }
+    check(
+      'lines_sum',
+      linesBasis ? 'pass' : 'fail',
+      linesBasis
+        ? `${lines_.length} line(s) add up to the ${linesBasis} ${centsToDecimal(linesBasis === 'net' ? n! : g)}`
+        : `the lines add up to ${sums.map(centsToDecimal).join(' / ')}, neither the net nor the gross`,
+    );
+  } else check('lines_sum', 'not_applicable', 'no line table found');
+
+  // The gross must be confirmed by something independent of its own label.
+  const zeroTaxTwice =
+    x === 0n &&
+    tax.some((t) => t.cents === 0n) &&
+    new Set([...gross, ...due].filter((h) => h.cents === g).map((h) => h.label)).size >= 2;
+  if (g !== null)
+    check(
+      'gross_confirmed',
+      explicitPair || linesBasis !== null || zeroTaxTwice ? 'pass' : 'fail',
+      explicitPair
+        ? 'printed net + printed tax'
+        : linesBasis
+          ? 'sum of the lines'
+          : zeroTaxTwice
+            ? 'a printed zero tax and two total labels agreeing'
+            : 'nothing but its own label supports the total',
+    );
+
+  // ---- invoice number ---------------------------------------------------------------------
+  const strong = numbers.filter((v) => v.strong);
+  const chosen = strong.length > 0 ? strong : numbers;
+  const norm = (v: string) => v.replace(/\s+/g, '').replace(/^#/, '').toUpperCase();
+  const numberSet = [...new Map(chosen.map((v) => [norm(v.value), v])).values()];
+  let invoiceNumber: string | null = null;
+  if (numberSet.length === 1 && !numberSet[0]!.spaced) {
+    invoiceNumber = numberSet[0]!.value;
+    check('invoice_number_unique', 'pass', invoiceNumber);
+  } else
+    check(
+      'invoice_number_unique',
+      'fail',
+      numberSet.length === 0
+        ? 'no invoice number is printed under an invoice-number label'
+        : numberSet.length > 1
+          ? `several candidates: ${numberSet.map((v) => v.value).join(', ')}`
+          : `"${numberSet[0]!.value}" contains spaces: where the number starts is ambiguous`,
+    );
+
+  // ---- dates ------------------------------------------------------------------------------
+  const usEnglish = language === 'en' && currency === 'USD';
+  const languageOrder: DateOrder | null =
+    language === null ? null : language === 'en' ? (usEnglish ? 'mdy' : null) : 'dmy';
+  const resolveAll = (kinds: string[]) =>
+    dateHits
+      .filter((h) => kinds.includes(h.kind))
+      .map((h) => ({ iso: resolveDate(h.d, proofs, languageOrder), raw: h.d.raw }));
+  const pick = (groups: string[][]) => {
+    for (const kinds of groups) {
+      const found = resolveAll(kinds);
+      if (found.length > 0) return found;
+    }
+    return [];
+  };
+  const issueFound = pick([['issue_date'], ['number_dated'], ['generic_date']]);
+  const issueSet = [...new Set(issueFound.map((d) => d.iso ?? `?${d.raw}`))];
+  const issueDate = issueSet.length === 1 && !issueSet[0]!.startsWith('?') ? issueSet[0]! : null;
+  check(
+    'issue_date_parsed',
+    issueDate ? 'pass' : 'fail',
+    issueDate ??
+      (issueSet.length === 0
+        ? 'no invoice date is printed under a date label'
+        : `undecided: ${issueSet.map((d) => d.replace(/^\?/, '')).join(', ')}`),
+  );
+  const dueSet = [
+    ...new Set(
+      resolveAll(['due_date'])
+        .map((d) => d.iso)
+        .filter((d): d is string => !!d),
+    ),
+  ];
+  const dueDate =
+    dueSet.length === 1 && (!issueDate || dueSet[0]! >= issueDate) ? dueSet[0]! : null;
+
+  // ---- issuer -----------------------------------------------------------------------------
+  const issuer = findIssuer(pages);
+  check('issuer_found', issuer ? 'pass' : 'fail', issuer ?? 'no issuer name is printed');
+
+  // ---- contacts ---------------------------------------------------------------------------
+  const emails = [
+    ...new Set(
+      (all.match(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g) ?? []).map((e) =>
+        e.toLowerCase(),
+      ),
+    ),
+  ];
+  const taxIds = [
+    ...new Set(
+      (all.match(/\b(?:[A-Z]{2}\s?\d{8,12}(?:B\d{2})?|[A-Z]{2}\d{3}\s\d{3}\s\d{3})\b/g) ?? []).map(
+        (v) => v.replace(/\s/g, ''),
+      ),
+    ),
+  ];
+
+  const toMinor = (c: bigint | null) =>
+    c === null || !currency ? null : centsToMinor(c, currency);
+  const gm = toMinor(g);
+  if (g !== null && currency && gm === null)
+    check(
+      'currency_known',
+      'fail',
+      `${centsToDecimal(g)} has more decimals than ${currency} allows`,
+    );
+  if (g !== null && g <= 0n) reasons.push('gross: not positive');
+
+  const outcome =
+    reasons.length === 0 && g !== null && invoiceNumber && issueDate && currency && issuer
+      ? 'ready'
+      : 'human_review';
+  if (outcome === 'human_review' && reasons.length === 0)
+    reasons.push('a required field is missing');
+  return BillExtractionSchema.parse({
+    outcome,
+    reasons,
+    issuer,
+    invoiceNumber,
+    issueDate,
+    dueDate,
+    currency,
+    amount: g === null ? null : centsToDecimal(g),
+    amountUntaxed: n === null ? null : centsToDecimal(n),
+    amountTax: x === null ? null : centsToDecimal(x),
+    minor:
+      gm === null
+        ? null
+        : {
+            gross: gm.toString(),
+            net: toMinor(n)?.toString() ?? null,
+            tax: toMinor(x)?.toString() ?? null,
+          },
+    taxRatePercent: taxRate === null ? null : String(taxRate),
+    lines: lines_.map((l) => ({
+      description: l.description.slice(0, 500),
+      amount: centsToDecimal(l.cents),
+    })),
+    linesBasis,
+    checks,
+    candidates: {
+      invoiceNumber: numberSet.map((v) => v.value),
+      gross: allGross.map(centsToDecimal),
+      issueDate: issueSet,
+      currency: currencyList,
+    },
+    contacts: { emails, taxIds },
+    language,
+  });
+}
+
+// ---- issuer ---------------------------------------------------------------------------------
+
+const GENERIC_TOP =
+  /^(?:invoice|tax invoice|factuur|facture|rechnung|faktura|factura|fattura|bill|receipt|payment receipt|kopie factuur|copy|page|seite)\b/i;
+
+function legalName(cell: string): string | null {
+  const m = LEGAL_FORM.exec(cell);
+  if (!m || m.index === 0) return null;
+  // Short forms (AG, KG, SA, BV) count only as printed in capitals: "1.00 kg" is no company.
+  if (
+    m[0].replace(/\./g, '').length <= 3 &&
+    m[0] === m[0].toLowerCase() &&
+    !/^(?:ltd|inc|llc|plc|spa|srl|co)\.?$/.test(m[0])
+  )
+    return null;
+  const name = cell
+    .slice(0, m.index + m[0].length)
+    .replace(/[,\s]+$/, '')
+    .trim();
+  if (/\d/.test(cell.slice(0, m.index))) return null;
+  const words = name.split(/\s+/);
+  if (words.length > 8 || !/\p{L}{2,}/u.test(name)) return null;
+  // Sentences that merely mention a company ("... are sold by X Inc.") keep the tail only.
+  return name;
+}
+
+/**
+ * The issuer: a name after a seller label; else the most frequent name with a legal form
+ * outside the customer's block; else a top line matching the bill's own web or mail domain;
+ * else the first top line that is a name. Names in the customer's block never qualify.
+ */
+export function findIssuer(pages: readonly string[]): string | null {
+  const lines = pages.flatMap((p) => p.split(/\r?\n/));
+  const customerLines = new Set<number>();
+  lines.forEach((l, i) => {
+    if (CUSTOMER_MARKERS.test(l))
+      for (let k = i; k <= i + 4 && k < lines.length; k++) customerLines.add(k);
+  });
+  const customerNames = new Set(
+    [...customerLines].flatMap((i) => cells(lines[i]!)).map((c) => c.toLowerCase()),
+  );
+  for (const [i, l] of lines.entries()) {
+    const m = SELLER_LABEL.exec(l);
+    if (!m) continue;
+    const rest = cells(l.slice(m.index + m[0].length))[0];
+    const name = rest?.replace(/[,;]+$/, '').trim();
+    if (
+      name &&
+      /\p{L}{2,}/u.test(name) &&
+      name.length <= 80 &&
+      !customerNames.has(name.toLowerCase())
+    )
+      return legalName(name) ?? name;
+    void i;
+  }
+  const counts = new Map<string, { n: number; first: number }>();
+  const nameOf: Record<string, string> = {};
+  lines.forEach((l, i) => {
+    if (customerLines.has(i)) return;
+    for (const c of cells(l)) {
+      const sentence = /\b(?:sold by|by|of|from)\s+(.+)$/i.exec(c);
+      const name = legalName(sentence ? sentence[1]! : c);
+      if (!name || customerNames.has(name.toLowerCase())) continue;
+      const key = name
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+      const e = counts.get(key);
+      if (e) e.n++;
+      else {
+        counts.set(key, { n: 1, first: i });
+        nameOf[key] = name;
+      }
+    }
+  });
+  const best = [...counts.entries()].sort((a, b) => b[1].n - a[1].n || a[1].first - b[1].first)[0];
+  if (best) return nameOf[best[0]]!;
+  const text = pages.join('\n');
+  const domains = [
+    ...new Set(
+      [...text.matchAll(/(?:https?:\/\/(?:www\.)?|www\.|@)([a-z0-9-]+)\./gi)]
+        .map((m) => m[1]!.toLowerCase().replace(/[^a-z]/g, ''))
+        .filter(
+          (d) =>
+            d.length >= 3 &&
+            !/^(?:gmail|yahoo|hotmail|outlook|mail|web|gmx|icloud|example)$/.test(d),
+        ),
+    ),
+  ];
+  const top = lines.slice(0, 12).map((l, i) => ({ i, c: cells(l) }));
+  for (const { i, c } of top) {
+    if (customerLines.has(i)) continue;
+    for (const cell of c) {
+      const letters = cell.toLowerCase().replace(/[^a-z]/g, '');
+      if (letters.length >= 3 && domains.some((d) => d === letters || d.startsWith(letters)))
+        return cell;
+    }
+  }
+  for (const { i, c } of top.slice(0, 3)) {
+    if (customerLines.has(i)) continue;
+    const cell = c[0]
+      ?.replace(GENERIC_TOP, '')
+      .replace(/\b(?:invoice|factuur|facture|rechnung)\b\.?$/i, '')
+      .trim();
+    if (
+      cell &&
+      /^\p{Lu}[\p{L}&'.\- ]{2,60}$/u.test(cell) &&
+      !/\d/.test(cell) &&
+      !GENERIC_TOP.test(c[0]!)
+    )
+      return cell;
+  }
+  return null;
+}

@@ -1,0 +1,126 @@
+/**
+ * The labels bills print, in English, French, German, Dutch, Polish, Spanish, Italian and
+ * Portuguese. Each label has a kind; on a line the longest label wins where two overlap, so
+ * "Total excl. VAT" is a net label, "Total VAT" a tax label and "Total" a gross label.
+ */
+
+export type LabelKind =
+  | 'gross' // the invoice total
+  | 'due' // the amount due / to pay (a payment may have reduced it)
+  | 'net'
+  | 'tax'
+  | 'number' // the invoice number
+  | 'doctype' // a bare "Invoice"/"Factuur"/... heading, a weak number label
+  | 'issue_date'
+  | 'generic_date'
+  | 'due_date'
+  | 'other_date' // order/delivery/period dates: never the invoice date
+  | 'other_ref'; // order, customer, account numbers: never the invoice number
+
+const L = (kind: LabelKind, source: string) => ({ kind, re: new RegExp(source, 'giu') });
+// Word edges that work for accented letters.
+const B = '(?<![\\p{L}\\p{N}_])';
+const E = '(?![\\p{L}\\p{N}_])';
+const TAXW = '(?:vat|tax(?:es)?|gst|hst|btw|tva|mwst\\.?|ust\\.?|iva|vat\\.?)';
+
+export const LABELS: { kind: LabelKind; re: RegExp }[] = [
+  // net
+  L(
+    'net',
+    `${B}(?:sub[- ]?total|subtotaal|sous[- ]total|zwischensumme|subtotale|suma\\s+częściowa)${E}`,
+  ),
+  L(
+    'net',
+    `${B}(?:total|totaal|totale|amount|bedrag|summe|betrag)\\s+(?:excl(?:\\.|uding|usive(?:\\s+of)?|usief)?|ex\\.?|without|before|zonder|ohne|hors|sans|senza|net(?:to)?)\\s*${TAXW}?${E}`,
+  ),
+  L(
+    'net',
+    `${B}(?:net\\s+(?:amount|total|value|price)|total\\s+net|amount\\s+untaxed|taxable\\s+(?:amount|value)|nettobetrag|netto(?:summe|betrag)?|summe\\s+netto|gesamt\\s*netto|warto[śs][ćc]\\s+netto|razem\\s+netto|montant\\s+(?:total\\s+)?h\\.?t\\.?|total\\s+h\\.?t\\.?|base\\s+(?:imponible|ht)|(?:totale\\s+)?imponibile|grondslag|exclusief\\s+btw|excl\\.?\\s+btw|bedrag\\s+excl\\.?|base\\s+tributável)${E}`,
+  ),
+  // tax
+  L(
+    'tax',
+    `${B}(?:total\\s+|totaal\\s+|montant\\s+|kwota\\s+|importe\\s+|importo\\s+|summe\\s+)?(?:vat|tax(?:es)?|sales\\s+tax|gst|hst|pst|btw|tva|mwst\\.?|ust\\.?|umsatzsteuer|mehrwertsteuer|iva|podatek(?:\\s+vat)?|vat\\s+amount|tax\\s+amount|btw[- ]bedrag|steuer)${E}`,
+  ),
+  // gross, then what is due
+  L(
+    'gross',
+    `${B}(?:grand\\s+total|total\\s+(?:amount|incl(?:\\.|uding)?\\s*${TAXW}?|ttc|t\\.t\\.c\\.|invoice|facture|for\\s+this\\s+invoice|bill|brutto|gross)|invoice\\s+(?:total|amount)|gross\\s+(?:amount|total)|totaal(?:\\s+incl\\.?\\s*btw)?|factuur\\s*totaal|totaalbedrag|gesamt(?:betrag|summe)?|rechnungs(?:betrag|summe)|endbetrag|bruttobetrag|summe\\s+brutto|montant\\s+(?:ttc|total)|razem(?:\\s+brutto)?|warto[śs][ćc]\\s+brutto|należność(?:\\s+ogółem)?|importe\\s+total|total\\s+factura|totale(?:\\s+(?:documento|fattura))?|importo\\s+totale|valor\\s+total|total)${E}`,
+  ),
+  L(
+    'due',
+    `${B}(?:(?:total\\s+)?amount\\s+(?:due|payable)|balance\\s+due|total\\s+(?:amount\\s+)?due|total\\s+(?:to\\s+pay|payable)|somme\\s+à\\s+payer|net\\s+à\\s+payer|(?:montant|reste)\\s+à\\s+payer|à\\s+payer|montant\\s+dû|zu\\s+zahlen|zahlbetrag|te\\s+betalen|do\\s+zapłaty|total\\s+a\\s+pagar|totale\\s+da\\s+pagare|importe\\s+a\\s+pagar)${E}`,
+  ),
+  // invoice number
+  L(
+    'number',
+    `(?:invoice|bill|receipt|tax\\s+invoice)\\s*(?:no\\.?|nr\\.?|number|num\\.?|#|n[°º]\\.?|id)(?![\\p{L}\\p{N}_])`,
+  ),
+  L(
+    'number',
+    `${B}(?:rechnungs?\\s*-?\\s*(?:nr\\.?|nummer|no\\.?)|re\\.?-?nr\\.?|factuur\\s*(?:nr\\.?|nummer|no\\.?)|factuurnummer|factuurnr\\.?|facture\\s*(?:n[°º]|no\\.?|num[ée]ro|nr)|n[°º]\\s*(?:de\\s+)?facture|num[ée]ro\\s+de\\s+facture|faktura\\s+(?:vat\\s+)?(?:nr\\.?|numer)|numer\\s+faktury|nr\\s+faktury|factura\\s*(?:n[°º.]?|no\\.?|núm(?:ero)?\\.?|nr)|n[°º]\\s*(?:de\\s+)?factura|número\\s+de\\s+factura|fattura\\s*(?:n[°º.]?|nr\\.?|numero|num\\.?)|numero\\s+(?:della\\s+)?fattura|fatura\\s*n[°º.]?)`,
+  ),
+  L(
+    'doctype',
+    `${B}(?:invoice|tax\\s+invoice|bill|factuur|facture|rechnung|faktura(?:\\s+vat)?|factura|fattura|fatura)${E}`,
+  ),
+  // other references that sit next to the invoice number
+  L(
+    'other_ref',
+    `${B}(?:order|purchase\\s+order|po|customer|client|account|contract|booking|dossier|delivery\\s+note|klant|kunden|bestell|auftrags|commande|zamówienia|pedido|ordine|cliente|order|ordernummer|klantnummer|kundennr|bestellnr|auftragsnr)\\.?\\s*(?:no\\.?|nr\\.?|number|num[ée]ro|#|n[°º]|id|nummer)?${E}`,
+  ),
+  // dates
+  L(
+    'issue_date',
+    `${B}(?:invoice\\s+date|date\\s+of\\s+(?:invoice|issue)|issue\\s+date|date\\s+issued|billing\\s+date|bill\\s+date|tax\\s+point|factuurdatum|factuur\\s+datum|rechnungsdatum|datum\\s+der\\s+rechnung|date\\s+(?:de\\s+(?:la\\s+)?)?facture|date\\s+d['’]émission|data\\s+wystawienia|data\\s+faktury|fecha\\s+(?:de\\s+)?(?:factura|emisión|expedición)|data\\s+(?:della\\s+)?fattura|data\\s+(?:de\\s+)?emissão)${E}`,
+  ),
+  L(
+    'due_date',
+    `${B}(?:due\\s+date|date\\s+due|payment\\s+due|due\\s+by|pay\\s+by|vervaldatum|uiterste\\s+betaaldatum|fällig(?:keit(?:sdatum)?)?(?:\\s+am)?|zahlungsziel|date\\s+(?:limite|d['’]échéance)(?:\\s+de\\s+paiement)?|échéance|termin\\s+płatności|fecha\\s+de\\s+vencimiento|vencimiento|scadenza|data\\s+di\\s+scadenza|data\\s+de\\s+vencimento)${E}`,
+  ),
+  L(
+    'other_date',
+    `${B}(?:order\\s+date|delivery\\s+date|ship(?:ping)?\\s+date|service\\s+date|period|orderdatum|leverdatum|bestelldatum|lieferdatum|leistungsdatum|date\\s+de\\s+(?:commande|livraison)|data\\s+(?:sprzedaży|zamówienia|dostawy)|fecha\\s+(?:de\\s+)?(?:pedido|entrega)|data\\s+(?:ordine|consegna)|check\\s+(?:in|out))${E}`,
+  ),
+  L('generic_date', `${B}(?:date|dated|datum|data|fecha)${E}`),
+];
+
+export interface LabelHit {
+  kind: LabelKind;
+  index: number;
+  end: number;
+  text: string;
+}
+
+/** Labels on a line, left to right; where two overlap the longer one wins. */
+export function labelsIn(line: string): LabelHit[] {
+  const hits: LabelHit[] = [];
+  for (const { kind, re } of LABELS) {
+    re.lastIndex = 0;
+    for (const m of line.matchAll(re))
+      hits.push({ kind, index: m.index!, end: m.index! + m[0].length, text: m[0] });
+  }
+  hits.sort((a, b) => b.end - b.index - (a.end - a.index) || a.index - b.index);
+  const kept: LabelHit[] = [];
+  for (const h of hits) if (!kept.some((k) => h.index < k.end && h.end > k.index)) kept.push(h);
+  return kept.sort((a, b) => a.index - b.index);
+}
+
+/** Table header words: a line with two or more of them (and no amount) opens a line table. */
+export const TABLE_HEADER =
+  /(?<![\p{L}])(?:description|item|items|qty|quantity|unit\s*price|price|amount|rate|product|title|hours|artikel|omschrijving|aantal|prijs|bedrag|beschreibung|bezeichnung|menge|anzahl|preis|einzelpreis|betrag|zeilenbetrag|gesamtpreis|désignation|designation|libellé|quantité|nombre|montant|prix|p\.u\.|nazwa(?:\s+towaru)?|ilość|cena|wartość|descripción|concepto|cantidad|precio|importe|descrizione|quantità|prezzo|importo|quantidade|preço|valor|pos\.?|lp)(?![\p{L}])/giu;
+
+/** Lines that detail a component already inside the previous line's amount. */
+export const INCLUDED_COMPONENT =
+  /^\s*(?:incl\.?|inclusief|including|included|inkl\.?|inklusive|davon|dont|w\s+tym|incluido|di\s+cui)\b/iu;
+
+/** Markers that open the customer's block: the names after them are not the issuer. */
+export const CUSTOMER_MARKERS =
+  /(?<![\p{L}])(?:bill(?:ed)?\s+to|invoice\s+to|ship(?:ped)?\s+to|sold\s+to|deliver(?:ed|y)?\s+to|customer|client|attn|billing\s+address|shipping\s+address|guest\s+name|factuuradres|afleveradres|t\.a\.v\.|rechnungsadresse|lieferadresse|rechnungsempfänger|adresse\s+de\s+(?:facturation|livraison)|nom\s+de\s+l['’]abonné|nabywca|odbiorca|facturar\s+a|destinatario|cliente)(?![\p{L}])/iu;
+
+/** Labels that name the issuer (the seller, the payee). */
+export const SELLER_LABEL =
+  /(?<![\p{L}])(?:sold\s+by|seller|supplier|vendor|issued\s+by|service\s+provider|payee|beneficiary|account\s+holder|in\s+favou?r\s+of|verkäufer|lieferant|kontoinhaber|vendeur|fournisseur|titulaire\s+du\s+compte|leverancier|verkoper|rekeninghouder|sprzedawca|wystawca|proveedor|emisor|fornitore|cedente|prestador)\s*:?\s*/iu;
+
+export const LEGAL_FORM =
+  /(?<![\p{L}])(?:inc\.?|incorporated|llc|l\.l\.c\.|ltd\.?|limited|plc|corp\.?|corporation|co\.|gmbh|ag|kg|e\.k\.|ug|b\.v\.?|bv|n\.v\.?|nv|vof|s\.a\.?|sa|sas|s\.a\.s\.|sarl|s\.a\.r\.l\.|eurl|s\.p\.a\.?|spa|s\.r\.l\.?|srl|s\.l\.?|sl|sp\.\s*z\s*o\.\s*o\.?|spółka\s+akcyjna|spółka\s+z\s+ograniczoną\s+odpowiedzialnością|pvt\.?\s*ltd\.?|private\s+limited|pty\.?\s*ltd\.?|oy|ab|aps|a\/s|as|bvba|sprl)(?![\p{L}])/iu;

@@ -1,0 +1,369 @@
+import { z } from 'zod';
+import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/context';
+import type { ToolOutput } from '../../workflows/agent-runs/tools';
+import { companyKey, searchTerm } from '../../workflows/bills/company-name';
+
+/**
+ * The bill processor (code mode). For each bill document of the trigger — an upload
+ * (`bill.received`) or the attachments of an email (`email.received`) — it reads and checks the
+ * bill, finds its vendor, takes the vendor's AP context, and posts `bill.post` through the
+ * gateway. Outcomes per document: `posted` (the gateway accepted the write: applied or in an
+ * approval lane), `human_review` (a check failed or a field is missing: the reasons go to a
+ * person), `vendor_unknown` (handed to master data with the bill's evidence; the bill resumes
+ * with a new `bill.received` once the vendor exists), `duplicate` (the vendor already has this
+ * invoice number: refused).
+ */
+const BillReceived = z.object({
+  documentId: z.string().min(1).max(200),
+  /** Set when the bill resumes after master data created its vendor. */
+  vendorId: z.string().min(1).max(200).optional(),
+});
+const EmailReceived = z.object({
+  documents: z.array(
+    z.object({ documentId: z.string(), status: z.string(), filename: z.string().optional() }),
+  ),
+});
+const Settings = z.object({ tax_line_description: z.string().min(1).max(100) });
+/** A completed request of this agent: a delegation's answer names the vendor and the bill. */
+const Callback = z.object({
+  requestCallback: z.literal(true),
+  requestId: z.string(),
+  requestType: z.string(),
+  createdByAgentType: z.string().nullable(),
+  answer: z.record(z.string(), z.unknown()).nullable(),
+  answeredBy: z.string().nullable(),
+});
+const DelegationAnswer = z.object({
+  vendor_id: z.string().min(1).max(200),
+  document_id: z.string().min(1).max(200),
+});
+
+type Extraction = ToolOutput<'bill_read'>;
+export interface BillOutcome {
+  documentId: string;
+  outcome: 'posted' | 'human_review' | 'vendor_unknown' | 'duplicate';
+  reasons: string[];
+  vendorId: string | null;
+  submissionId: string | null;
+  /** The request asking a person (review) or master data (delegation). */
+  requestId: string | null;
+  extraction: Extraction | null;
+  /** For vendor_unknown: what master data needs to create the vendor. */
+  delegation: {
+    agentType: 'master_data';
+    entity: 'vendor';
+    name: string;
+    emails: string[];
+    taxIds: string[];
+    sourceDocumentId: string;
+  } | null;
+}
+
+export async function handle(ctx: AgentContext): Promise<HandlerResult> {
+  const settings = Settings.parse(ctx.settings);
+  const docs: { documentId: string; vendorId?: string }[] = [];
+  if (ctx.trigger.eventType === 'request.completed') {
+    const cb = Callback.safeParse(ctx.trigger.payload);
+    if (!cb.success || cb.data.createdByAgentType !== ctx.agentType)
+      return { status: 'succeeded', summary: 'a request of another agent: nothing to do' };
+    if (cb.data.requestType !== 'delegation') {
+      await ctx.log(
+        `review ${cb.data.requestId} answered by ${cb.data.answeredBy ?? '?'}`,
+        cb.data.answer,
+      );
+      return {
+        status: 'succeeded',
+        summary: `review ${cb.data.requestId} closed by ${cb.data.answeredBy ?? '?'}`,
+        data: { bills: [], review: cb.data },
+      };
+    }
+    const a = DelegationAnswer.safeParse(cb.data.answer);
+    if (!a.success)
+      return {
+        status: 'needs_human',
+        summary: `delegation ${cb.data.requestId} answered without a vendor and bill`,
+      };
+    await ctx.log(
+      `vendor ${a.data.vendor_id} exists (delegation ${cb.data.requestId}): the bill resumes`,
+    );
+    docs.push({ documentId: a.data.document_id, vendorId: a.data.vendor_id });
+  } else if (ctx.trigger.eventType === 'email.received') {
+    const p = EmailReceived.safeParse(ctx.trigger.payload);
+    if (!p.success)
+      return { status: 'failed', summary: `email payload invalid: ${p.error.message}` };
+    docs.push(
+      ...p.data.documents
+        .filter((d) => d.status === 'ready')
+        .map((d) => ({ documentId: d.documentId })),
+    );
+  } else {
+    const p = BillReceived.safeParse(ctx.trigger.payload);
+    if (!p.success)
+      return {
+        status: 'failed',
+        summary: `trigger payload invalid: ${p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      };
+    docs.push(p.data);
+  }
+  if (docs.length === 0)
+    return { status: 'succeeded', summary: 'no bill document in the event', data: { bills: [] } };
+
+  const bills: BillOutcome[] = [];
+  for (const d of docs)
+    bills.push(await processBill(ctx, d.documentId, d.vendorId, settings.tax_line_description));
+  const count = (o: BillOutcome['outcome']) => bills.filter((b) => b.outcome === o).length;
+  const summary = `${bills.length} bill(s): ${count('posted')} posted, ${count('human_review')} for review, ${count('vendor_unknown')} waiting for a vendor, ${count('duplicate')} duplicate`;
+  for (const b of bills) await ask(ctx, b);
+  const open = bills.filter((b) => b.outcome === 'human_review' || b.outcome === 'vendor_unknown');
+  const status =
+    open.length === 0
+      ? 'succeeded'
+      : open.every((b) => b.requestId)
+        ? 'waiting_human'
+        : 'needs_human';
+  return { status, summary, data: { bills } };
+}
+
+/**
+ * A bill that needs someone: its unknown vendor is delegated to master data (a delegation
+ * request carrying the bill's evidence; its answer resumes the bill), a failed check goes to a
+ * person as a review request with the reasons. A run triggered by a callback may not delegate
+ * again: then a person is asked instead.
+ */
+async function ask(ctx: AgentContext, b: BillOutcome): Promise<void> {
+  const ex = b.extraction;
+  const what = `bill ${ex?.invoiceNumber ?? '(no number)'}${ex?.issuer ? ` of ${ex.issuer}` : ''} (document ${b.documentId})`;
+  if (b.outcome === 'vendor_unknown' && b.delegation) {
+    try {
+      const r = await ctx.request({
+        type: 'delegation',
+        delegateAgentType: 'master_data',
+        title: `Create vendor ${b.delegation.name}`,
+        question: `The ${what} comes from a vendor that is not in master data. Create the vendor from the bill's evidence and answer with its id and the bill's document.`,
+        answerSchema: {
+          fields: [
+            { name: 'vendor_id', label: 'Vendor id', kind: 'text' },
+            { name: 'document_id', label: 'Bill document id', kind: 'text' },
+          ],
+        },
+        evidence: { ...b.delegation },
+      });
+      b.requestId = r.requestId;
+      return;
+    } catch (err) {
+      b.reasons.push(`delegation refused: ${err instanceof Error ? err.message : String(err)}`);
+      b.outcome = 'human_review';
+    }
+  }
+  if (b.outcome !== 'human_review') return;
+  const r = await ctx.request({
+    type: 'review',
+    title: `Review ${what}`,
+    question: `The ${what} was not posted: ${b.reasons.join('; ')}. Post it by hand or reject it, and say which.`,
+    answerSchema: {
+      fields: [
+        {
+          name: 'decision',
+          label: 'What was done',
+          kind: 'enum',
+          options: ['posted_by_hand', 'rejected'],
+        },
+        { name: 'note', label: 'Note', kind: 'text', required: false },
+      ],
+    },
+    evidence: {
+      documentId: b.documentId,
+      reasons: b.reasons,
+      fields: ex
+        ? {
+            issuer: ex.issuer,
+            invoiceNumber: ex.invoiceNumber,
+            issueDate: ex.issueDate,
+            currency: ex.currency,
+            amount: ex.amount,
+            amountUntaxed: ex.amountUntaxed,
+            amountTax: ex.amountTax,
+          }
+        : null,
+      checks: ex?.checks ?? [],
+    },
+  });
+  b.requestId = r.requestId;
+}
+
+async function processBill(
+  ctx: AgentContext,
+  documentId: string,
+  vendorHint: string | undefined,
+  taxDescription: string,
+): Promise<BillOutcome> {
+  const base = {
+    documentId,
+    vendorId: null,
+    submissionId: null,
+    delegation: null,
+    requestId: null,
+  };
+  const ex = await ctx.tool('bill_read', { documentId });
+  await ctx.log(`read ${documentId}: ${ex.outcome}`, {
+    invoiceNumber: ex.invoiceNumber,
+    amount: ex.amount,
+    currency: ex.currency,
+    reasons: ex.reasons,
+  });
+  if (
+    ex.outcome !== 'ready' ||
+    !ex.minor ||
+    !ex.issuer ||
+    !ex.invoiceNumber ||
+    !ex.issueDate ||
+    !ex.currency
+  )
+    return { ...base, outcome: 'human_review', reasons: ex.reasons, extraction: ex };
+
+  // The vendor: an exact match of the name without legal form, or the one the resume names.
+  let vendorId = vendorHint ?? null;
+  if (!vendorId) {
+    const found = await ctx.tool('master_data_search', {
+      entity: 'vendor',
+      query: searchTerm(ex.issuer),
+      limit: 50,
+    });
+    const key = companyKey(ex.issuer);
+    const same = found.rows.filter((r) => companyKey(r.label) === key);
+    if (same.length > 1)
+      return {
+        ...base,
+        outcome: 'human_review',
+        reasons: [
+          `vendor: ${same.length} vendors are named ${ex.issuer} (${same.map((r) => r.id).join(', ')})`,
+        ],
+        extraction: ex,
+      };
+    if (same.length === 0) {
+      await ctx.log(`vendor ${ex.issuer} is unknown: handed to master data`);
+      return {
+        ...base,
+        outcome: 'vendor_unknown',
+        reasons: [`vendor: no vendor named ${ex.issuer}`],
+        extraction: ex,
+        delegation: {
+          agentType: 'master_data',
+          entity: 'vendor',
+          name: ex.issuer,
+          emails: ex.contacts.emails,
+          taxIds: ex.contacts.taxIds,
+          sourceDocumentId: documentId,
+        },
+      };
+    }
+    vendorId = same[0]!.id;
+  }
+
+  const ap = await ctx.tool('ap_context', { vendorId });
+  const norm = (n: string) => n.replace(/\s+/g, '').replace(/^#/, '').toUpperCase();
+  const dup = ap.openBills.find((b) => norm(b.billNumber) === norm(ex.invoiceNumber!));
+  if (dup)
+    return {
+      ...base,
+      vendorId,
+      outcome: 'duplicate',
+      reasons: [`duplicate: ${ap.vendor.name} already has bill ${dup.billNumber} (${dup.id})`],
+      extraction: ex,
+    };
+
+  // Lines: the printed lines when they add up to the net, else one line for the net; the tax on
+  // its own line to the input-tax account. Every amount is checked against the gross again.
+  const gross = BigInt(ex.minor.gross);
+  const tax = ex.minor.tax === null ? 0n : BigInt(ex.minor.tax);
+  const net = ex.minor.net === null ? gross - tax : BigInt(ex.minor.net);
+  const inputTax = ap.accounts.find((a) => a.systemRole === 'input_tax');
+  if (tax > 0n && !inputTax)
+    return {
+      ...base,
+      vendorId,
+      outcome: 'human_review',
+      reasons: ['tax: the org has no input-tax account'],
+      extraction: ex,
+    };
+  const printed =
+    ex.linesBasis === 'net'
+      ? ex.lines.map((l) => ({ description: l.description, minor: toMinor(l.amount) }))
+      : [];
+  const usable =
+    printed.length > 0 &&
+    printed.every((l) => l.minor !== null && l.minor >= 0n) &&
+    printed.reduce((a, l) => a + (l.minor ?? 0n), 0n) === net &&
+    ex.currency !== null &&
+    minorIsCents(ex.minor.gross, ex.amount);
+  const lines = (
+    usable
+      ? printed.filter((l) => l.minor! > 0n)
+      : [{ description: `Bill ${ex.invoiceNumber} (net)`, minor: net }]
+  ).map((l) => ({
+    description: l.description.slice(0, 500) || 'line',
+    amountMinor: l.minor!.toString(),
+  }));
+  if (tax > 0n)
+    lines.push({
+      description: `${taxDescription}${ex.taxRatePercent ? ` ${ex.taxRatePercent}%` : ''}`,
+      amountMinor: tax.toString(),
+      accountId: inputTax!.id,
+    } as (typeof lines)[number]);
+  const total = lines.reduce((a, l) => a + BigInt(l.amountMinor), 0n);
+  if (total !== gross || lines.some((l) => BigInt(l.amountMinor) <= 0n))
+    return {
+      ...base,
+      vendorId,
+      outcome: 'human_review',
+      reasons: [`lines: the posting would total ${total}, the bill ${gross}`],
+      extraction: ex,
+    };
+
+  const sub = await ctx.tool('submit', {
+    kind: 'bill.post',
+    sourceDocumentId: documentId,
+    payload: {
+      vendorId,
+      billNumber: ex.invoiceNumber,
+      billDate: ex.issueDate,
+      ...(ex.dueDate ? { dueDate: ex.dueDate } : {}),
+      currency: ex.currency,
+      lines,
+    },
+  });
+  if (sub.status === 'refused') {
+    const duplicate = /already posted|duplicate/i.test(sub.detail ?? '');
+    return {
+      ...base,
+      vendorId,
+      submissionId: sub.submissionId,
+      outcome: duplicate ? 'duplicate' : 'human_review',
+      reasons: [`gateway: ${sub.detail ?? 'refused'}`],
+      extraction: ex,
+    };
+  }
+  await ctx.log(`posted bill ${ex.invoiceNumber} of ${ap.vendor.name}: ${sub.detail ?? ''}`, {
+    submissionId: sub.submissionId,
+  });
+  return {
+    ...base,
+    vendorId,
+    submissionId: sub.submissionId,
+    outcome: 'posted',
+    reasons: [],
+    extraction: ex,
+  };
+}
+
+/** "12.50" in hundredths; lines are printed with two decimals. */
+function toMinor(decimal: string): bigint | null {
+  const m = /^(-?)(\d+)\.(\d{2})$/.exec(decimal);
+  if (!m) return null;
+  const v = BigInt(m[2]!) * 100n + BigInt(m[3]!);
+  return m[1] ? -v : v;
+}
+/** Whether the currency's minor units are hundredths (line amounts are read in hundredths). */
+function minorIsCents(grossMinor: string, grossDecimal: string | null): boolean {
+  return grossDecimal !== null && toMinor(grossDecimal) === BigInt(grossMinor);
+}

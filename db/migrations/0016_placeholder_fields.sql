@@ -1,0 +1,2 @@
+ALTER TABLE "customers" ADD COLUMN "placeholder_fields" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "vendors" ADD COLUMN "placeholder_fields" text[] DEFAULT '{}'::text[] NOT NULL;
