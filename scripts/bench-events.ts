@@ -5,8 +5,9 @@ import { Client, Connection } from '@temporalio/client';
 import { parse, stringify } from 'yaml';
 import { loadConfig } from '../config/env';
 import { ensureOrganization } from '../db/repositories/organizations';
-import { runsOfEvent, setOrgAgentSettings } from '../db/repositories/agent-runs';
-import { getEvent } from '../db/repositories/events';
+import { runStates, runsOfEvent, setOrgAgentSettings } from '../db/repositories/agent-runs';
+import { eventsByState, getEvent } from '../db/repositories/events';
+import { slotsStateQuery, slotsWorkflowId } from '../workflows/agent-runs/contract';
 import { createWorker } from '../worker';
 import { EventsClient } from '../client/events-client';
 import { TERMINAL_EVENT_STATES } from '../workflows/events/contract';
@@ -39,6 +40,9 @@ export interface EventsBench {
   eventsPerSecond: number;
   dropped: number;
   maxConcurrentAnalyses: number;
+  maxCachedWorkflows: number;
+  /** Heap growth per cached workflow, first sample to the most-cached sample of the burst. */
+  heapMiBPerCachedWorkflow: number | null;
   agentWork: string;
   cores: number;
 }
@@ -61,7 +65,11 @@ export async function benchEvents(opts: {
   try {
     const { server, database, runCfg } = await bringUpBenchPlatform(
       cfg,
-      { name: 'events', temporalPort: 17_352, embeddedPgPort: 55_498 },
+      {
+        name: 'events',
+        temporalPort: Number(process.env.CS_BENCH_TEMPORAL_PORT ?? 17_352),
+        embeddedPgPort: Number(process.env.CS_BENCH_PG_PORT ?? 55_498),
+      },
       stops,
     );
     const org = `bench-${Date.now().toString(36)}`;
@@ -138,8 +146,32 @@ export async function benchEvents(opts: {
       }
     }
 
-    // Throughput: a burst for one org.
+    // Throughput: a burst for one org. Progress goes to stderr every 10 s, so a stall shows
+    // where it is (event and run states, the worker's cache and in-flight work, the slots).
+    global.gc?.();
+    const heapBase = { heap: process.memoryUsage().heapUsed, cached: worker.getStatus().numCachedWorkflows };
+    let heapPeak = { heap: heapBase.heap, cached: heapBase.cached };
     const t0 = performance.now();
+    const ticker = setInterval(() => {
+      void (async () => {
+        const st = worker.getStatus();
+        const heap = process.memoryUsage().heapUsed;
+        if (st.numCachedWorkflows > heapPeak.cached) heapPeak = { heap, cached: st.numCachedWorkflows };
+        const slots = await Promise.all(
+          [`agent:${org}:document_analyst`, `org:${org}`].map((scope) =>
+            client.workflow
+              .getHandle(slotsWorkflowId(taskQueue, scope))
+              .query(slotsStateQuery)
+              .then((v) => `${scope.split(':')[0]} held ${v.held} waiting ${v.waiting} granted ${v.granted}`)
+              .catch(() => `${scope.split(':')[0]} ?`),
+          ),
+        );
+        console.error(
+          `[${Math.round((performance.now() - t0) / 1000)} s] events ${JSON.stringify(await eventsByState(database.db, org))} runs ${JSON.stringify(await runStates(database.db, org))} cached ${st.numCachedWorkflows} heap ${Math.round(heap / 2 ** 20)} MiB activations ${st.numInFlightWorkflowActivations} la ${st.numInFlightLocalActivities} acts ${st.numInFlightNonLocalActivities} | ${slots.join(' | ')}`,
+        );
+      })().catch((err: unknown) => console.error('progress failed:', err));
+    }, 10_000);
+    stops.push(async () => clearInterval(ticker));
     const accepted = await Promise.all(Array.from({ length: opts.n }, (_, i) => send('burst', i)));
     await Promise.all(
       accepted.map((a) =>
@@ -150,6 +182,7 @@ export async function benchEvents(opts: {
       ),
     );
     const seconds = (performance.now() - t0) / 1000;
+    clearInterval(ticker);
     let dropped = 0;
     const burstPickup: number[] = [];
     for (const a of accepted) {
@@ -169,6 +202,11 @@ export async function benchEvents(opts: {
       eventsPerSecond: round(opts.n / seconds),
       dropped,
       maxConcurrentAnalyses: maxInFlight,
+      maxCachedWorkflows: worker.options.maxCachedWorkflows,
+      heapMiBPerCachedWorkflow:
+        heapPeak.cached > heapBase.cached
+          ? round((heapPeak.heap - heapBase.heap) / 2 ** 20 / (heapPeak.cached - heapBase.cached))
+          : null,
       agentWork: 'document_analyst with a fake analyze_document that returns at once',
       cores: cpus().length,
     };
