@@ -11,6 +11,8 @@ import { decisionSecret } from './activities/identity/decision-secret';
 import { LlmExtractor } from './activities/analysis/llm-extraction';
 import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
 import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
+import { defaultMaxCachedWorkflows } from './config/worker-cache';
+import { withWriteAppliedEvent } from './activities/events/write-applied';
 
 /**
  * Builds the worker: one task queue for analysis and ingestion workflows, activities wired
@@ -38,16 +40,23 @@ export async function createWorker(opts: {
     await connection.close();
     throw err;
   });
+  const gateway = createGatewayActivities({
+    db: opts.database.db,
+    retry: {
+      budgetMs: opts.cfg.DB_RETRY_BUDGET_MS,
+      maximumIntervalMs: opts.cfg.DB_RETRY_MAX_INTERVAL_MS,
+    },
+  });
   const activities = {
     ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
     ...createDocumentActivities(opts.database.db),
-    ...createGatewayActivities({
-      db: opts.database.db,
-      retry: {
-        budgetMs: opts.cfg.DB_RETRY_BUDGET_MS,
-        maximumIntervalMs: opts.cfg.DB_RETRY_MAX_INTERVAL_MS,
-      },
-    }),
+    ...gateway,
+    // Downstream rules: every applied write is announced as a write.applied event.
+    gatewayApply: withWriteAppliedEvent(
+      gateway.gatewayApply,
+      opts.database.db,
+      agentRuntime.announceApplied,
+    ),
     ...createIdentityActivities({ secret: decisionSecret(opts.cfg) }),
     ...agentRuntime.activities,
     ...(opts.activityOverrides ?? {}),
@@ -60,6 +69,7 @@ export async function createWorker(opts: {
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
     activities,
+    maxCachedWorkflows: opts.cfg.WORKER_MAX_CACHED_WORKFLOWS ?? defaultMaxCachedWorkflows(),
     // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
     shutdownGraceTime: '20s',
   });

@@ -2,5 +2,5 @@
 export { analysisWorkflow } from './analysis';
 export { ingestionWorkflow } from './ingestion';
 export { gatewayWorkflow } from './gateway';
-export { eventWorkflow } from './events';
+export { eventWorkflow, scheduledEventWorkflow } from './events';
 export { agentRunWorkflow, slotsWorkflow } from './agent-runs';

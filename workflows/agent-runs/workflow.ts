@@ -39,7 +39,13 @@ import {
 import type { AgentContext, HandlerResult } from './context';
 import { AGENT_HANDLERS } from './handlers';
 import { runLlmLoop, type LoopMessage, type ModelReply } from './llm-loop';
-import { TOOL_DEFINITIONS, isToolName, type ToolName } from './tools';
+import {
+  TOOL_DEFINITIONS,
+  isToolName,
+  type ToolInput as ToolInputOf,
+  type ToolName,
+} from './tools';
+import { emitEventTool } from './emit-event';
 
 // Run bookkeeping: quick, idempotent database writes (keyed by run id and the workflow's own
 // counters), run as local activities so a state change costs no round trip via the server.
@@ -349,6 +355,14 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     return { submissionId, status: 'started' as const, detail: `${dry.lane} lane` };
   };
 
+  const emitEvent = emitEventTool({
+    runId,
+    orgId,
+    agentType: agent.agentType,
+    triggerHop: trigger.hop,
+    log,
+  });
+
   const invokeTool = async (name: string, raw: unknown): Promise<unknown> => {
     if (!agent.allowedTools.includes(name) || !isToolName(name))
       throw new ToolRefused(`tool ${name} is not allowed for ${agent.agentType}`);
@@ -360,6 +374,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
       );
     let out: unknown;
     if (tool === 'submit') out = await submit(parsed.data);
+    else if (tool === 'emit_event') out = await emitEvent(parsed.data as ToolInputOf<'emit_event'>);
     else if (tool === 'analyze_document')
       out = await analysis.agentAnalyzeDocument({
         orgId,
