@@ -1,4 +1,10 @@
-import { DefaultLogger, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  Runtime,
+  Worker,
+  type LogLevel,
+} from '@temporalio/worker';
 import { loadConfig, type AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/connection';
 import { runMigrations } from './db/migrate';
@@ -13,6 +19,8 @@ import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
 import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
 import { defaultMaxCachedWorkflows } from './config/worker-cache';
 import { withWriteAppliedEvent } from './activities/events/write-applied';
+import { slotsTaskQueue } from './workflows/agent-runs/contract';
+import { WorkerGroup } from './worker-group';
 
 /**
  * Builds the worker: one task queue for analysis and ingestion workflows, activities wired
@@ -61,19 +69,31 @@ export async function createWorker(opts: {
     ...agentRuntime.activities,
     ...(opts.activityOverrides ?? {}),
   };
+  // One bundle for both workers (bundling is the slow part of start-up).
+  const workflowBundle =
+    opts.workflowBundle ??
+    (await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }));
   const worker = await Worker.create({
     connection,
     namespace: opts.cfg.TEMPORAL_NAMESPACE,
     taskQueue,
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle }
-      : { workflowsPath: require.resolve('./workflows') }),
+    workflowBundle,
     activities,
     maxCachedWorkflows: opts.cfg.WORKER_MAX_CACHED_WORKFLOWS ?? defaultMaxCachedWorkflows(),
     // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
     shutdownGraceTime: '20s',
   });
-  return { worker, connection };
+  // The concurrency semaphores (a few long-lived workflows per org and agent), no activities.
+  const slots = await Worker.create({
+    connection,
+    namespace: opts.cfg.TEMPORAL_NAMESPACE,
+    taskQueue: slotsTaskQueue(taskQueue),
+    workflowBundle,
+    maxCachedWorkflows: 200,
+    maxConcurrentWorkflowTaskExecutions: 8,
+    shutdownGraceTime: '20s',
+  });
+  return { worker: new WorkerGroup(worker, slots), connection };
 }
 
 async function main(): Promise<void> {

@@ -41,8 +41,8 @@ export interface EventsBench {
   dropped: number;
   maxConcurrentAnalyses: number;
   maxCachedWorkflows: number;
-  /** Heap growth per cached workflow, first sample to the most-cached sample of the burst. */
-  heapMiBPerCachedWorkflow: number | null;
+  /** Process RSS growth per cached workflow, from before the burst to its most-cached sample. */
+  rssMiBPerCachedWorkflow: number | null;
   agentWork: string;
   cores: number;
 }
@@ -149,25 +149,33 @@ export async function benchEvents(opts: {
     // Throughput: a burst for one org. Progress goes to stderr every 10 s, so a stall shows
     // where it is (event and run states, the worker's cache and in-flight work, the slots).
     global.gc?.();
-    const heapBase = { heap: process.memoryUsage().heapUsed, cached: worker.getStatus().numCachedWorkflows };
+    const heapBase = {
+      heap: process.memoryUsage().rss,
+      cached: worker.getStatus().numCachedWorkflows,
+    };
     let heapPeak = { heap: heapBase.heap, cached: heapBase.cached };
     const t0 = performance.now();
     const ticker = setInterval(() => {
       void (async () => {
         const st = worker.getStatus();
-        const heap = process.memoryUsage().heapUsed;
-        if (st.numCachedWorkflows > heapPeak.cached) heapPeak = { heap, cached: st.numCachedWorkflows };
+        // RSS, not heapUsed: workflows run in the worker's own thread and isolate.
+        const heap = process.memoryUsage().rss;
+        if (st.numCachedWorkflows > heapPeak.cached)
+          heapPeak = { heap, cached: st.numCachedWorkflows };
         const slots = await Promise.all(
           [`agent:${org}:document_analyst`, `org:${org}`].map((scope) =>
             client.workflow
               .getHandle(slotsWorkflowId(taskQueue, scope))
               .query(slotsStateQuery)
-              .then((v) => `${scope.split(':')[0]} held ${v.held} waiting ${v.waiting} granted ${v.granted}`)
+              .then(
+                (v) =>
+                  `${scope.split(':')[0]} held ${v.held} waiting ${v.waiting} granted ${v.granted}`,
+              )
               .catch(() => `${scope.split(':')[0]} ?`),
           ),
         );
         console.error(
-          `[${Math.round((performance.now() - t0) / 1000)} s] events ${JSON.stringify(await eventsByState(database.db, org))} runs ${JSON.stringify(await runStates(database.db, org))} cached ${st.numCachedWorkflows} heap ${Math.round(heap / 2 ** 20)} MiB activations ${st.numInFlightWorkflowActivations} la ${st.numInFlightLocalActivities} acts ${st.numInFlightNonLocalActivities} | ${slots.join(' | ')}`,
+          `[${Math.round((performance.now() - t0) / 1000)} s] events ${JSON.stringify(await eventsByState(database.db, org))} runs ${JSON.stringify(await runStates(database.db, org))} cached ${st.numCachedWorkflows} rss ${Math.round(heap / 2 ** 20)} MiB activations ${st.numInFlightWorkflowActivations} la ${st.numInFlightLocalActivities} acts ${st.numInFlightNonLocalActivities} | ${slots.join(' | ')}`,
         );
       })().catch((err: unknown) => console.error('progress failed:', err));
     }, 10_000);
@@ -203,7 +211,7 @@ export async function benchEvents(opts: {
       dropped,
       maxConcurrentAnalyses: maxInFlight,
       maxCachedWorkflows: worker.options.maxCachedWorkflows,
-      heapMiBPerCachedWorkflow:
+      rssMiBPerCachedWorkflow:
         heapPeak.cached > heapBase.cached
           ? round((heapPeak.heap - heapBase.heap) / 2 ** 20 / (heapPeak.cached - heapBase.cached))
           : null,

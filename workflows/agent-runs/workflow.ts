@@ -491,6 +491,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
       () => ({ kind: 'timer-cancelled' as const }),
     );
   let first = await Promise.race([work, timer]);
+  // A cancelled run cancels its timer too: that is not the work's outcome, which follows.
+  if (first.kind === 'timer-cancelled') first = await work;
   if (first.kind === 'timeout') {
     workScope.cancel();
     await work;
