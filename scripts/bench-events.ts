@@ -15,9 +15,11 @@ import { PROJECT_ROOT } from './lib/temporal-binaries';
 import { bringUpBenchPlatform } from './lib/bench-platform';
 
 /**
- * `npm run bench -- events [--json FILE] [--n 1000] [--probe 50] [--cap 20]`: event pickup
- * latency and sustained throughput of the agent runtime. Needs DATABASE_URL (a PostgreSQL
- * server; the bench creates and drops its own database there). Starts its own dev server.
+ * `npm run bench -- events [--json FILE] [--n 1000] [--probe 50] [--cap 20] [--small-orgs 5
+ * --small-n 100]`: event pickup latency and sustained throughput of the agent runtime; with
+ * --small-orgs, the fairness case (small orgs sending right behind the big org's burst). Runs
+ * on a throw-away database (DATABASE_URL's server, else an embedded PostgreSQL) and its own
+ * dev server (ports CS_BENCH_TEMPORAL_PORT, CS_BENCH_PG_PORT).
  *
  * The agent is the shipped document_analyst with its analysis replaced by a fake that
  * returns at once: what is measured is the runtime (event workflow, dispatch, slots, agent
@@ -26,8 +28,10 @@ import { bringUpBenchPlatform } from './lib/bench-platform';
  * - pickupLatencyMs: accepted → agent instance started (its row written by its first
  *   activity), over `probe` events sent one at a time on an idle runtime.
  * - pickupToRunningMs: accepted → running (slots granted), same events.
- * - eventsPerSecond: a burst of n events for one org, first accept → last terminal state.
+ * - eventsPerSecond: a burst of n events for one org (plus the small orgs'), first accept →
+ *   last terminal state.
  * - dropped: burst events accepted that never reached a terminal state.
+ * - rssMiBPerCachedWorkflow: the process's RSS growth per workflow in the worker's cache.
  */
 export interface EventsBench {
   suite: 'events';
@@ -38,6 +42,15 @@ export interface EventsBench {
   pickupToRunningMs: { p50: number; p95: number; p99: number };
   burstPickupLatencyMs: { p50: number; p95: number; p99: number };
   eventsPerSecond: number;
+  /** Seconds from the burst's start until the big org's last event was terminal. */
+  burstCompletedAtS: number;
+  /** Per small org (fairness case): when its last event was terminal, and its pickup waits. */
+  fairness: {
+    orgId: string;
+    events: number;
+    completedAtS: number;
+    pickupWaitMs: { p50: number; p95: number; p99: number };
+  }[];
   dropped: number;
   maxConcurrentAnalyses: number;
   maxCachedWorkflows: number;
@@ -59,6 +72,9 @@ export async function benchEvents(opts: {
   n: number;
   probe: number;
   cap: number;
+  /** The fairness case: this many other orgs send smallN events each, right after the burst. */
+  smallOrgs?: number;
+  smallN?: number;
 }): Promise<EventsBench> {
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
@@ -115,9 +131,14 @@ export async function benchEvents(opts: {
     stops.push(() => clientConnection.close());
     const client = new Client({ connection: clientConnection, namespace: server.namespace });
     const events = new EventsClient(client, database.db, { taskQueue, retryDelaysMs: [] });
-    const send = (tag: string, i: number) =>
+    const smallOrgs = Array.from({ length: opts.smallOrgs ?? 0 }, (_, k) => `${org}-small${k + 1}`);
+    for (const o of smallOrgs) {
+      await ensureOrganization(database.db, { id: o, name: o });
+      await setOrgAgentSettings(database.db, { orgId: o, maxConcurrentRuns: opts.cap });
+    }
+    const send = (tag: string, i: number, orgId = org) =>
       events.acceptEvent({
-        orgId: org,
+        orgId,
         type: 'document.received',
         source: 'connector',
         payload: { documentId: `${tag}-${i}` },
@@ -181,11 +202,23 @@ export async function benchEvents(opts: {
     }, 10_000);
     stops.push(async () => clearInterval(ticker));
     const accepted = await Promise.all(Array.from({ length: opts.n }, (_, i) => send('burst', i)));
+    // Fairness: the small orgs' events arrive behind the whole burst of the big one.
+    const small = await Promise.all(
+      smallOrgs.flatMap((o) =>
+        Array.from({ length: opts.smallN ?? 0 }, (_, i) =>
+          send('small', i, o).then((a) => ({ ...a, orgId: o })),
+        ),
+      ),
+    );
+    const doneAt = new Map<string, number>();
     await Promise.all(
-      accepted.map((a) =>
+      [...accepted, ...small].map((a) =>
         Promise.race([
-          events.result(a.workflowId).catch(() => null),
-          new Promise((r) => setTimeout(r, 20 * 60_000)),
+          events
+            .result(a.workflowId)
+            .catch(() => null)
+            .then(() => void doneAt.set(a.eventId, (performance.now() - t0) / 1000)),
+          new Promise((r) => setTimeout(r, 40 * 60_000)),
         ]),
       ),
     );
@@ -193,6 +226,24 @@ export async function benchEvents(opts: {
     clearInterval(ticker);
     let dropped = 0;
     const burstPickup: number[] = [];
+    const fairness: EventsBench['fairness'] = [];
+    for (const o of smallOrgs) {
+      const mine = small.filter((a) => a.orgId === o);
+      const waits: number[] = [];
+      for (const a of mine) {
+        const ev = await getEvent(database.db, a.eventId);
+        if (!ev || !TERMINAL_EVENT_STATES.includes(ev.state)) dropped += 1;
+        const p = await pickup(a.eventId);
+        if (p) waits.push(p.started);
+      }
+      fairness.push({
+        orgId: o,
+        events: mine.length,
+        completedAtS: round(Math.max(...mine.map((a) => doneAt.get(a.eventId) ?? Infinity))),
+        pickupWaitMs: dist(waits),
+      });
+    }
+    const bigDone = accepted.map((a) => doneAt.get(a.eventId) ?? Infinity);
     for (const a of accepted) {
       const ev = await getEvent(database.db, a.eventId);
       if (!ev || !TERMINAL_EVENT_STATES.includes(ev.state)) dropped += 1;
@@ -207,7 +258,9 @@ export async function benchEvents(opts: {
       pickupLatencyMs: dist(probeStarted),
       pickupToRunningMs: dist(probeRunning),
       burstPickupLatencyMs: dist(burstPickup),
-      eventsPerSecond: round(opts.n / seconds),
+      eventsPerSecond: round((opts.n + small.length) / seconds),
+      burstCompletedAtS: round(Math.max(...bigDone)),
+      fairness,
       dropped,
       maxConcurrentAnalyses: maxInFlight,
       maxCachedWorkflows: worker.options.maxCachedWorkflows,
