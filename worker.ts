@@ -115,6 +115,7 @@ async function main(): Promise<void> {
     cfg,
     database,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    agentRuntime: cfg.AGENTS_DIR ? { agentsDir: cfg.AGENTS_DIR } : undefined,
   });
   Runtime.instance().logger.info('worker started', {
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
