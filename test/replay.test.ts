@@ -12,7 +12,7 @@ import { PILLAR3, TEN_K, startAnalysisEnv } from './support/analysis-env';
 import { createTestDatabase } from './support/database';
 import { seedOrgs } from './support/fixtures';
 import { agentsDirWith, startRuntimeWorker } from './agent-runs.fixtures';
-import { agentRunWorkflowId, slotsWorkflowId } from '../workflows/agent-runs/contract';
+import { slotsWorkflowId } from '../workflows/agent-runs/contract';
 
 /**
  * Determinism guard: histories recorded from real runs (committed under test/histories)
@@ -126,8 +126,8 @@ async function record(): Promise<void> {
   }
 }
 
-/** The agent runtime's workflows: an event dispatched and completed, an ignored one, the
- * agent run it started, and the org's slot semaphore (still open: replayed as far as it got). */
+/** The agent runtime's workflows: an event dispatched and completed, an ignored one, and the
+ * org's slot semaphore (still open: replayed as far as it got). */
 async function recordRuntime(): Promise<void> {
   const database = await createTestDatabase();
   await seedOrgs(database.db);
@@ -163,10 +163,6 @@ async function recordRuntime(): Promise<void> {
     await rt.events.result(ignored.workflowId);
     exportHistory(done.workflowId, 'events-completed.json');
     exportHistory(ignored.workflowId, 'events-ignored.json');
-    exportHistory(
-      agentRunWorkflowId(ORG, 'document_analyst', done.eventId, 1),
-      'agent-run-completed.json',
-    );
     exportHistory(slotsWorkflowId(rt.taskQueue, `org:${ORG}`), 'slots-org.json');
   } finally {
     await rt.stop();
@@ -182,12 +178,11 @@ describe('replay of recorded workflow histories', () => {
     if (['1', 'runtime'].includes(process.env.CS_RECORD_HISTORIES ?? '')) await recordRuntime();
   });
 
-  it('replays every recorded history (analysis delivered/reviewed/compliance, gateway low/moderate, events, agent run, slots) without nondeterminism', async () => {
+  it('replays every recorded history (analysis delivered/reviewed/compliance, gateway low/moderate, events, slots) without nondeterminism', async () => {
     const files = readdirSync(DIR)
       .filter((f) => f.endsWith('.json'))
       .sort();
     expect(files).toEqual([
-      'agent-run-completed.json',
       'analysis-compliance-review.json',
       'analysis-extraction-delivered.json',
       'analysis-review-approved.json',
