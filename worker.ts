@@ -1,4 +1,4 @@
-import { Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createLogger } from './config/logging';
 import { tracingPlugins } from './config/tracing';
 import { loadConfig, type AppConfig } from './config/env';
@@ -14,6 +14,10 @@ import { LlmExtractor } from './activities/analysis/llm-extraction';
 import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
 import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
 import { registerRequests, type RequestsRuntimeOptions } from './activities/requests/register';
+import { defaultMaxCachedWorkflows } from './config/worker-cache';
+import { withWriteAppliedEvent } from './activities/events/write-applied';
+import { slotsTaskQueue } from './workflows/agent-runs/contract';
+import { WorkerGroup } from './worker-group';
 
 /**
  * Builds the worker: one task queue for analysis and ingestion workflows, activities wired
@@ -42,19 +46,26 @@ export async function createWorker(opts: {
     await connection.close();
     throw err;
   });
+  const gateway = createGatewayActivities({
+    db: opts.database.db,
+    retry: {
+      budgetMs: opts.cfg.DB_RETRY_BUDGET_MS,
+      maximumIntervalMs: opts.cfg.DB_RETRY_MAX_INTERVAL_MS,
+    },
+  });
   const activities = {
     ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
     ...createDocumentActivities(opts.database.db, {
       timeLimitMs: opts.cfg.DOCUMENT_EXTRACT_TIME_LIMIT_MS,
       maxMemoryMb: opts.cfg.DOCUMENT_EXTRACT_MEMORY_MB,
     }),
-    ...createGatewayActivities({
-      db: opts.database.db,
-      retry: {
-        budgetMs: opts.cfg.DB_RETRY_BUDGET_MS,
-        maximumIntervalMs: opts.cfg.DB_RETRY_MAX_INTERVAL_MS,
-      },
-    }),
+    ...gateway,
+    // Downstream rules: every applied write is announced as a write.applied event.
+    gatewayApply: withWriteAppliedEvent(
+      gateway.gatewayApply,
+      opts.database.db,
+      agentRuntime.announceApplied,
+    ),
     ...createIdentityActivities({ secret: decisionSecret(opts.cfg) }),
     ...agentRuntime.activities,
     ...registerRequests({
@@ -66,20 +77,33 @@ export async function createWorker(opts: {
     }),
     ...(opts.activityOverrides ?? {}),
   };
+  // One bundle for both workers (bundling is the slow part of start-up).
+  const workflowBundle =
+    opts.workflowBundle ??
+    (await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }));
   const worker = await Worker.create({
     connection,
     namespace: opts.cfg.TEMPORAL_NAMESPACE,
     taskQueue,
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle }
-      : { workflowsPath: require.resolve('./workflows') }),
+    workflowBundle,
     activities,
     // OpenTelemetry spans for workflows and activities when an exporter is configured.
     plugins: await tracingPlugins(opts.cfg),
+    maxCachedWorkflows: opts.cfg.WORKER_MAX_CACHED_WORKFLOWS ?? defaultMaxCachedWorkflows(),
     // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
     shutdownGraceTime: '20s',
   });
-  return { worker, connection };
+  // The concurrency semaphores (a few long-lived workflows per org and agent), no activities.
+  const slots = await Worker.create({
+    connection,
+    namespace: opts.cfg.TEMPORAL_NAMESPACE,
+    taskQueue: slotsTaskQueue(taskQueue),
+    workflowBundle,
+    maxCachedWorkflows: 200,
+    maxConcurrentWorkflowTaskExecutions: 8,
+    shutdownGraceTime: '20s',
+  });
+  return { worker: new WorkerGroup(worker, slots), connection };
 }
 
 async function main(): Promise<void> {
@@ -102,6 +126,7 @@ async function main(): Promise<void> {
     cfg,
     database,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    agentRuntime: cfg.AGENTS_DIR ? { agentsDir: cfg.AGENTS_DIR } : undefined,
   });
   Runtime.instance().logger.info('worker started', {
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,

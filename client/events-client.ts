@@ -41,6 +41,16 @@ export interface Accepted {
   duplicateOf: string | null;
 }
 
+/**
+ * For emitters that may retry (schedules, applied writes, agents): a deterministic event id,
+ * and `once` — the event's workflow id can never start again, closed or not. A retried
+ * emission then finds its own event and reports it accepted, so it is accepted exactly once.
+ */
+export interface AcceptOptions {
+  eventId?: string;
+  once?: boolean;
+}
+
 export interface EventsClientOptions {
   taskQueue?: string;
   retryDelaysMs?: number[];
@@ -60,13 +70,13 @@ export class EventsClient {
     private readonly opts: EventsClientOptions = {},
   ) {}
 
-  async acceptEvent(raw: unknown): Promise<Accepted> {
+  async acceptEvent(raw: unknown, opts: AcceptOptions = {}): Promise<Accepted> {
     const parsed = EventEnvelopeSchema.safeParse(raw);
     if (!parsed.success) throw InvalidRequestError.fromZod('event', parsed.error);
     const envelope = parsed.data;
     const dedupKey = dedupKeyOf(envelope.payload);
     const workflowId = eventWorkflowId(envelope.orgId, envelope.type, dedupKey);
-    const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
+    const eventId = opts.eventId ?? `evt_${randomUUID().replace(/-/g, '')}`;
     const acceptedAtMs = Date.now();
     const input: EventWorkflowInput = {
       eventId,
@@ -85,7 +95,7 @@ export class EventsClient {
         // completed, ignored, expired or failed — lets the same payload in again, so a
         // failed event can be retried by sending it again.
         workflowIdConflictPolicy: 'FAIL',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        workflowIdReusePolicy: opts.once ? 'REJECT_DUPLICATE' : 'ALLOW_DUPLICATE',
         memo: { eventId },
         staticSummary: `${envelope.type} · ${envelope.orgId} · from ${envelope.source}`,
         staticDetails: `**Event** ${eventId}${envelope.causation ? `\n\n**Caused by** ${envelope.causation.agentInstanceId} (hop ${envelope.causation.hop})` : ''}`,
@@ -102,6 +112,9 @@ export class EventsClient {
       const original = String(
         (desc.memo as { eventId?: unknown } | undefined)?.eventId ?? desc.runId,
       );
+      // The emitter's own retry: its event exists already, nothing more to record.
+      if (opts.eventId && original === opts.eventId)
+        return { eventId, workflowId, status: 'accepted', duplicateOf: null };
       await insertDuplicateEvent(this.db, {
         id: eventId,
         orgId: envelope.orgId,

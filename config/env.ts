@@ -48,6 +48,10 @@ const EnvSchema = z.object({
   EMBEDDED_DB_DIR: z.string().default('.data/postgres'),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
+  /** The agents folder the worker loads (default: the repository's agents/). */
+  AGENTS_DIR: z.string().min(1).optional(),
+  /** Workflows a worker keeps in memory (sticky cache); unset: sized from the heap limit. */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(8780),

@@ -195,6 +195,8 @@ async function main(): Promise<void> {
       'interval-ms': { type: 'string' },
       batches: { type: 'string' },
       size: { type: 'string' },
+      'small-orgs': { type: 'string' },
+      'small-n': { type: 'string' },
     },
     strict: true,
   });
@@ -204,6 +206,8 @@ async function main(): Promise<void> {
       n: Math.max(1, Number(values.n ?? 1000)),
       probe: Math.max(1, Number(values.probe ?? 50)),
       cap: Math.max(1, Number(values.cap ?? 20)),
+      smallOrgs: Math.max(0, Number(values['small-orgs'] ?? 0)),
+      smallN: Math.max(0, Number(values['small-n'] ?? 100)),
     });
     const text = JSON.stringify(r, null, 2);
     console.log(text);

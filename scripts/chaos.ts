@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { bringUpChaosPlatform } from './chaos/harness';
 import { gatewayWorkerKill, type GatewayWorkerKillResult } from './chaos/gateway-worker-kill';
 import { restartUnderLoad, type RestartUnderLoadResult } from './chaos/restart-under-load';
+import { eventsFaults, type EventsFaultsResult } from './chaos/events-faults';
 
 /**
  * `npm run chaos -- [--short] [--scenario NAME|all] [--writes N] [--kills K] [--seconds S]
@@ -13,12 +14,18 @@ import { restartUnderLoad, type RestartUnderLoadResult } from './chaos/restart-u
  * a platform of its own (dev server, embedded PostgreSQL, a worker process), bounded in time,
  * loopback only. Prints a table and writes the figures; exits non-zero when an invariant broke.
  */
-const SCENARIOS = ['gateway-worker-kill', 'temporal-restart', 'postgres-restart'] as const;
+const SCENARIOS = [
+  'gateway-worker-kill',
+  'temporal-restart',
+  'postgres-restart',
+  'events-faults',
+] as const;
 
 const ArgsSchema = z.object({
   short: z.boolean().default(false),
   scenario: z.enum([...SCENARIOS, 'all']).default('all'),
   writes: z.coerce.number().int().min(1).max(5000).optional(),
+  events: z.coerce.number().int().min(1).max(5000).optional(),
   kills: z.coerce.number().int().min(0).max(200).optional(),
   seconds: z.coerce.number().int().min(20).max(900).optional(),
   down: z.coerce.number().int().min(0).max(1800).optional(),
@@ -26,7 +33,10 @@ const ArgsSchema = z.object({
   json: z.string().optional(),
 });
 
-type Scenario = (GatewayWorkerKillResult | RestartUnderLoadResult) & {
+type GatewayScenario = (GatewayWorkerKillResult | RestartUnderLoadResult) & {
+  workerCrashes: { at: string; exit: string; lastLine: string }[];
+};
+type Scenario = (GatewayWorkerKillResult | RestartUnderLoadResult | EventsFaultsResult) & {
   workerCrashes: { at: string; exit: string; lastLine: string }[];
 };
 
@@ -43,6 +53,14 @@ function printScenario(r: Scenario): void {
 
 function broken(r: Scenario): string[] {
   const why: string[] = [];
+  if (r.scenario === 'events-faults') {
+    if (r.lostEvents > 0) why.push(`${r.lostEvents} events lost (accepted, never terminal)`);
+    if (r.stuckRuns > 0) why.push(`${r.stuckRuns} events stuck at the deadline`);
+    if (r.runsTwice > 0) why.push(`${r.runsTwice} events or runs run twice`);
+    if (r.duplicateEventRows > 0) why.push(`${r.duplicateEventRows} events recorded twice`);
+    if (r.completed !== r.events) why.push(`${r.events - r.completed} events not completed`);
+    return why;
+  }
   if (r.applied !== r.writes) why.push(`${r.writes - r.applied} of ${r.writes} writes not applied`);
   if (r.stuckRuns > 0) why.push(`${r.stuckRuns} stuck`);
   if (r.doublePostings > 0) why.push(`${r.doublePostings} double postings`);
@@ -61,6 +79,7 @@ async function main(): Promise<void> {
       short: { type: 'boolean' },
       scenario: { type: 'string' },
       writes: { type: 'string' },
+      events: { type: 'string' },
       kills: { type: 'string' },
       seconds: { type: 'string' },
       down: { type: 'string' },
@@ -91,6 +110,19 @@ async function main(): Promise<void> {
       );
       results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
     }
+    if (run('events-faults')) {
+      const events = args.events ?? (args.short ? 40 : 200);
+      const kills = args.kills ?? (args.short ? 3 : 10);
+      const downMs = (args.down ?? (args.short ? 3 : 10)) * 1000;
+      log(`events-faults: ${events} events, ${kills} worker kills, one PostgreSQL restart…`);
+      const c0 = crashesBefore();
+      const r = await eventsFaults(
+        platform,
+        { events, kills, downMs, concurrency: args.concurrency, deadlineMs: 300_000 },
+        log,
+      );
+      results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
+    }
     for (const target of ['temporal', 'postgres'] as const) {
       if (!run(`${target}-restart`)) continue;
       const seconds = args.seconds ?? (args.short ? 30 : 120);
@@ -109,14 +141,18 @@ async function main(): Promise<void> {
     await platform.stop();
   }
   for (const r of results) printScenario(r);
+  const gateway = results.filter((r): r is GatewayScenario => r.scenario !== 'events-faults');
+  const eventRuns = results.filter(
+    (r): r is EventsFaultsResult & Scenario => r.scenario === 'events-faults',
+  );
   const report = {
     cores: cpus().length,
-    runs: results.reduce((a, r) => a + r.writes, 0),
+    runs: gateway.reduce((a, r) => a + r.writes, 0) + eventRuns.reduce((a, r) => a + r.events, 0),
     workerKills: results.reduce((a, r) => a + ('workerKills' in r ? r.workerKills : 0), 0),
-    doublePostings: Math.max(0, ...results.map((r) => r.doublePostings)),
-    // No event intake is exercised yet: the events domain adds its own scenarios.
-    lostEvents: null,
-    unbalancedOrgs: Math.max(0, ...results.map((r) => r.unbalancedOrgs)),
+    doublePostings: Math.max(0, ...gateway.map((r) => r.doublePostings)),
+    lostEvents: eventRuns.length ? eventRuns.reduce((a, r) => a + r.lostEvents, 0) : null,
+    eventsRunTwice: eventRuns.length ? eventRuns.reduce((a, r) => a + r.runsTwice, 0) : null,
+    unbalancedOrgs: Math.max(0, ...gateway.map((r) => r.unbalancedOrgs)),
     stuckRuns: results.reduce((a, r) => a + r.stuckRuns, 0),
     scenarios: Object.fromEntries(results.map((r) => [r.scenario, r])),
   };

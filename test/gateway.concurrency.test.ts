@@ -1,4 +1,4 @@
-import { Worker } from '@temporalio/worker';
+import type { WorkerGroup } from '../worker-group';
 import { createTestDatabase } from './support/database';
 import { startTestWorker, testConfig, workflowBundle, type TestWorker } from './support/worker';
 import type { Database } from '../db/connection';
@@ -18,7 +18,7 @@ import {
 
 let database: Database;
 let worker: TestWorker;
-let second: { worker: Worker; running: Promise<void>; close: () => Promise<void> };
+let second: { worker: WorkerGroup; running: Promise<void>; close: () => Promise<void> };
 let gw: GatewayClient;
 
 beforeAll(async () => {

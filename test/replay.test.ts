@@ -9,6 +9,10 @@ import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { ensureUser } from '../db/repositories/organizations';
 import { ORG, REVIEWER } from './support/fixtures';
 import { PILLAR3, TEN_K, startAnalysisEnv } from './support/analysis-env';
+import { createTestDatabase } from './support/database';
+import { seedOrgs } from './support/fixtures';
+import { agentsDirWith, startRuntimeWorker } from './agent-runs.fixtures';
+import { slotsWorkflowId } from '../workflows/agent-runs/contract';
 
 /**
  * Determinism guard: histories recorded from real runs (committed under test/histories)
@@ -122,12 +126,59 @@ async function record(): Promise<void> {
   }
 }
 
+/** The agent runtime's workflows: an event dispatched and completed, an ignored one, and the
+ * org's slot semaphore (still open: replayed as far as it got). */
+async function recordRuntime(): Promise<void> {
+  const database = await createTestDatabase();
+  await seedOrgs(database.db);
+  const agents = agentsDirWith({
+    document_analyst: { base: 'document_analyst', config: { max_concurrent_runs: 2 } },
+  });
+  const rt = await startRuntimeWorker(database, {
+    agentRuntime: { agentsDir: agents.dir },
+    events: { retryDelaysMs: [] },
+    activityOverrides: {
+      agentAnalyzeDocument: (async () => ({
+        requestId: 'replay',
+        outcome: 'delivered',
+        answer: '391035',
+      })) as never,
+    },
+  });
+  try {
+    mkdirSync(DIR, { recursive: true });
+    const done = await rt.events.acceptEvent({
+      orgId: ORG,
+      type: 'document.received',
+      source: 'connector',
+      payload: { documentId: TEN_K },
+    });
+    await rt.events.result(done.workflowId);
+    const ignored = await rt.events.acceptEvent({
+      orgId: ORG,
+      type: 'nobody.listens',
+      source: 'rule',
+      payload: { n: 1 },
+    });
+    await rt.events.result(ignored.workflowId);
+    exportHistory(done.workflowId, 'events-completed.json');
+    exportHistory(ignored.workflowId, 'events-ignored.json');
+    exportHistory(slotsWorkflowId(rt.taskQueue, `org:${ORG}`), 'slots-org.json');
+  } finally {
+    await rt.stop();
+    await database.close();
+    agents.cleanup();
+  }
+}
+
 describe('replay of recorded workflow histories', () => {
   beforeAll(async () => {
+    // 1: every history; runtime: only the agent runtime's (events, agent runs, slots).
     if (process.env.CS_RECORD_HISTORIES === '1') await record();
+    if (['1', 'runtime'].includes(process.env.CS_RECORD_HISTORIES ?? '')) await recordRuntime();
   });
 
-  it('replays every recorded history (analysis delivered/reviewed/compliance, gateway low/moderate) without nondeterminism', async () => {
+  it('replays every recorded history (analysis delivered/reviewed/compliance, gateway low/moderate, events, slots) without nondeterminism', async () => {
     const files = readdirSync(DIR)
       .filter((f) => f.endsWith('.json'))
       .sort();
@@ -135,8 +186,11 @@ describe('replay of recorded workflow histories', () => {
       'analysis-compliance-review.json',
       'analysis-extraction-delivered.json',
       'analysis-review-approved.json',
+      'events-completed.json',
+      'events-ignored.json',
       'gateway-low-applied.json',
       'gateway-moderate-approved.json',
+      'slots-org.json',
     ]);
     // Replayed by the operator's replay command in its own process (protobufjs' type
     // registry does not survive jest's module sandbox), against the same bundle CI tests.

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
+import type { WorkerGroup } from '../worker-group';
 import type { NativeConnection } from '@temporalio/worker';
 import { GatewayClient } from '../client/gateway-client';
 import type { Database } from '../db/connection';
@@ -23,7 +23,8 @@ import { ORG, journalPost, seedGatewayOrgs, warmAccounts } from './gateway.fixtu
 const HEARTBEAT_TIMEOUT_MS = 10_000;
 let database: Database;
 let doomed: ChildProcess | undefined;
-let survivor: { worker: Worker; connection: NativeConnection; running: Promise<void> } | undefined;
+let survivor:
+  { worker: WorkerGroup; connection: NativeConnection; running: Promise<void> } | undefined;
 let client: Client | undefined;
 
 beforeAll(async () => {

@@ -15,6 +15,7 @@ import { ErrorType, permanentFailure } from '../../workflows/errors';
 import {
   SLOTS_WORKFLOW,
   acquireSlotSignal,
+  slotsTaskQueue,
   slotsWorkflowId,
   type AgentRunState,
   type AgentTrigger,
@@ -123,7 +124,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
     async agentRequestSlot(r: { scope: string; request: SlotRequest }): Promise<void> {
       await deps.client.workflow.signalWithStart(SLOTS_WORKFLOW, {
         workflowId: slotsWorkflowId(r.request.taskQueue, r.scope),
-        taskQueue: r.request.taskQueue,
+        taskQueue: slotsTaskQueue(r.request.taskQueue),
         args: [{ scope: r.scope, capacity: r.request.capacity }],
         signal: acquireSlotSignal,
         signalArgs: [r.request],

@@ -4,6 +4,9 @@ import type { NativeConnection } from '@temporalio/worker';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/connection';
 import { createEventsActivities } from '../events';
+import { announceWriteApplied, createEventEmitActivities, type WriteApplied } from '../events/emit';
+import { syncAgentSchedules, type ScheduleSyncReport } from '../events/schedules';
+import { EventsClient, type EventsClientOptions } from '../../client/events-client';
 import { createAgentRunsActivities } from '.';
 import { AGENTS_DIR, loadAgentDefinitions, syncAgents, type AgentDefinition } from './agent-files';
 import { loadPriceTable } from './pricing';
@@ -23,6 +26,8 @@ export interface AgentRuntimeOptions {
   /** Overrides the Anthropic client built from ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. */
   anthropic?: Anthropic | null;
   analysisSettleMs?: number;
+  /** Retry delays and lifetime of the events the platform emits itself (tests shorten them). */
+  events?: Omit<EventsClientOptions, 'taskQueue'>;
 }
 
 export const RUNTIME_DEFAULTS = {
@@ -45,6 +50,9 @@ export async function registerAgentRuntime(deps: {
 }): Promise<{
   activities: Record<string, (...args: never[]) => unknown>;
   definitions: AgentDefinition[];
+  schedules: ScheduleSyncReport;
+  /** Emits `write.applied` for an applied gateway write (exactly once per submission). */
+  announceApplied: (w: WriteApplied) => Promise<void>;
 }> {
   const o = deps.options ?? {};
   const definitions = loadAgentDefinitions(o.agentsDir ?? AGENTS_DIR);
@@ -85,5 +93,23 @@ export async function registerAgentRuntime(deps: {
         : RUNTIME_DEFAULTS.orgMonthlyBudgetMicroUsd,
     analysisSettleMs: o.analysisSettleMs,
   });
-  return { activities: { ...events, ...runs }, definitions };
+  const eventsClient = new EventsClient(client, deps.db, {
+    ...o.events,
+    taskQueue: deps.taskQueue,
+  });
+  const emitters = createEventEmitActivities({ db: deps.db, events: eventsClient });
+  // Agent schedules become Temporal Schedules on this task queue (idempotent at every start).
+  const schedules = await syncAgentSchedules(
+    client,
+    deps.taskQueue,
+    definitions.map((d) => d.config),
+  );
+  return {
+    activities: { ...events, ...runs, ...emitters },
+    definitions,
+    schedules,
+    announceApplied: async (w) => {
+      await announceWriteApplied({ db: deps.db, events: eventsClient }, w);
+    },
+  };
 }

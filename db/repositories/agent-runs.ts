@@ -224,6 +224,16 @@ export async function runsOfOrg(db: Db, orgId: string, states?: AgentRunState[])
     .where(and(eq(agentRuns.orgId, orgId), states ? inArray(agentRuns.state, states) : undefined));
 }
 
+/** Count of the org's agent runs per state. */
+export async function runStates(db: Db, orgId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ state: agentRuns.state, n: sql<number>`count(*)::int` })
+    .from(agentRuns)
+    .where(eq(agentRuns.orgId, orgId))
+    .groupBy(agentRuns.state);
+  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+}
+
 // ---- model calls and budgets -------------------------------------------------------------
 
 export type ModelCallRow = typeof modelCalls.$inferSelect;

@@ -7,6 +7,12 @@ export async function ensureOrganization(db: Db, org: { id: string; name: string
   await db.insert(organizations).values(org).onConflictDoNothing();
 }
 
+/** Every organization's id (schedules without named orgs fire for each). */
+export async function listOrganizationIds(db: Db): Promise<string[]> {
+  const rows = await db.select({ id: organizations.id }).from(organizations);
+  return rows.map((r) => r.id).sort();
+}
+
 export async function organizationExists(db: Db, orgId: string): Promise<boolean> {
   const rows = await db
     .select({ id: organizations.id })

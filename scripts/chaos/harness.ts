@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { stringify } from 'yaml';
+import { CHAOS_AGENT, startChaosModel } from './fake-model';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -25,6 +27,8 @@ export interface ChaosPlatform {
   postgres: EmbeddedPostgres;
   devServer: RunningDevServer;
   worker: WorkerProcess;
+  /** Model calls the loopback Messages-API server answered (the chaos agent's). */
+  modelCalls(): number;
   /** Stop the dev server and start it again on the same SQLite file (history survives). */
   restartTemporal(downMs: number): Promise<void>;
   /** Fast-shutdown PostgreSQL and start it again on the same data folder. */
@@ -41,8 +45,8 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-const TEMPORAL_PORT = 17_950;
-const PG_PORT = 55_950;
+const TEMPORAL_PORT = Number(process.env.CS_CHAOS_TEMPORAL_PORT ?? 17_950);
+const PG_PORT = Number(process.env.CS_CHAOS_PG_PORT ?? 55_950);
 
 function startWorkerProcess(env: Record<string, string>, log: (s: string) => void): WorkerProcess {
   let child: ChildProcess | undefined;
@@ -129,8 +133,24 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
     const startPostgres = () => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: PG_PORT });
     let postgres = await startPostgres();
     stops.push(() => postgres.stop());
+    // The worker's agents: the shipped ones plus chaos_echo, an llm agent whose model is a
+    // loopback Messages-API server (no internet, no key of anyone's).
+    const agentsDir = join(dir, 'agents');
+    mkdirSync(agentsDir);
+    cpSync(join(PROJECT_ROOT, 'agents'), agentsDir, { recursive: true });
+    mkdirSync(join(agentsDir, 'chaos_echo'));
+    writeFileSync(join(agentsDir, 'chaos_echo', 'config.yaml'), stringify(CHAOS_AGENT));
+    writeFileSync(
+      join(agentsDir, 'chaos_echo', 'prompt.md'),
+      'Look the cash account up and report.\n',
+    );
+    const model = await startChaosModel();
+    stops.push(model.close);
     const taskQueue = 'chaos';
     const env = {
+      AGENTS_DIR: agentsDir,
+      ANTHROPIC_API_KEY: 'chaos-loopback',
+      ANTHROPIC_BASE_URL: model.url,
       DATABASE_URL: postgres.url,
       TEMPORAL_ADDRESS: devServer.address,
       TEMPORAL_NAMESPACE: devServer.namespace,
@@ -156,6 +176,7 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
       postgres,
       devServer,
       worker,
+      modelCalls: model.calls,
       async restartTemporal(downMs) {
         await devServer.stop();
         await new Promise((r) => setTimeout(r, downMs));

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
@@ -29,6 +29,7 @@ export async function bringUpBenchPlatform(
 ): Promise<BenchPlatform> {
   if (await portOpen('127.0.0.1', opts.temporalPort))
     throw new Error(`port ${opts.temporalPort} is busy: another bench running?`);
+  mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true }); // a fresh clone has none yet
   const server = await startDevServer(
     {
       port: opts.temporalPort,

@@ -35,9 +35,20 @@ export function microToUsd4(micro: number | bigint): string {
 const ScheduleSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9_-]{1,60}$/),
-    cron: z.string().min(9).max(100),
-    event_type: EventTypeSchema,
+    /** 5 fields (minute hour day-of-month month day-of-week), UTC. */
+    cron: z
+      .string()
+      .max(100)
+      .regex(
+        /^\S+( \S+){4}$/,
+        'a cron expression of five space-separated fields, e.g. "0 6 * * MON-FRI"',
+      ),
+    event_type: EventTypeSchema.refine((t) => t.startsWith('schedule.'), {
+      message: 'schedule events are named schedule.*',
+    }),
     payload: z.record(z.string(), z.unknown()).default({}),
+    /** Target orgs; absent: every organization. */
+    orgs: z.array(z.string().min(1).max(128)).min(1).max(1000).optional(),
   })
   .strict();
 

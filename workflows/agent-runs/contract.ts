@@ -119,6 +119,13 @@ export const agentRunStateQuery = defineQuery<AgentRunView>('agentRunStateQuery'
 export function slotsWorkflowId(taskQueue: string, scope: string): string {
   return `slots:${taskQueue}:${scope}`;
 }
+/**
+ * The semaphores run on their own queue beside the runs' queue (served by the same process's
+ * slot worker): a grant must not wait behind a burst's backlog of new workflows.
+ */
+export function slotsTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-slots`;
+}
 export interface SlotRequest {
   /** The task queue the semaphore runs on (the requesting run's own). */
   taskQueue: string;

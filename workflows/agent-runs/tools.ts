@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, QueryTypeSchema } from '../analysis/request';
 import { BillExtractionSchema } from '../bills/extraction';
+import { EventTypeSchema } from '../events/contract';
 
 /**
  * The finance tool registry: names, kinds and zod schemas (pure, so the workflow filters and
@@ -266,6 +267,23 @@ export const TOOL_DEFINITIONS = {
       requestId: z.string(),
       outcome: z.string(),
       answer: z.string().nullable(),
+    }),
+  },
+  emit_event: {
+    kind: 'event',
+    description:
+      'Emit an event for the org (it goes through the normal event path: dedup, dispatch to subscribed agents). Chains are capped: an event caused by a chain already at the hop cap is refused.',
+    input: z
+      .object({
+        type: EventTypeSchema,
+        payload: z.record(z.string(), z.unknown()),
+      })
+      .strict(),
+    output: z.object({
+      eventId: z.string().nullable(),
+      status: z.enum(['accepted', 'duplicate', 'refused']),
+      hop: z.number().int(),
+      detail: z.string().nullable(),
     }),
   },
 } as const;

@@ -41,7 +41,13 @@ import type { RequestsActivities } from '../../activities/requests';
 import { isCallbackTrigger, nextHop } from '../requests/loop-defences';
 import { AGENT_HANDLERS } from './handlers';
 import { runLlmLoop, type LoopMessage, type ModelReply } from './llm-loop';
-import { TOOL_DEFINITIONS, isToolName, type ToolName } from './tools';
+import {
+  TOOL_DEFINITIONS,
+  isToolName,
+  type ToolInput as ToolInputOf,
+  type ToolName,
+} from './tools';
+import { emitEventTool } from './emit-event';
 
 // Run bookkeeping: quick, idempotent database writes (keyed by run id and the workflow's own
 // counters), run as local activities so a state change costs no round trip via the server.
@@ -378,6 +384,14 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     return { submissionId, status: 'started' as const, detail: `${dry.lane} lane` };
   };
 
+  const emitEvent = emitEventTool({
+    runId,
+    orgId,
+    agentType: agent.agentType,
+    triggerHop: trigger.hop,
+    log,
+  });
+
   const invokeTool = async (name: string, raw: unknown): Promise<unknown> => {
     if (!agent.allowedTools.includes(name) || !isToolName(name))
       throw new ToolRefused(`tool ${name} is not allowed for ${agent.agentType}`);
@@ -389,6 +403,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
       );
     let out: unknown;
     if (tool === 'submit') out = await submit(parsed.data);
+    else if (tool === 'emit_event') out = await emitEvent(parsed.data as ToolInputOf<'emit_event'>);
     else if (tool === 'analyze_document')
       out = await analysis.agentAnalyzeDocument({
         orgId,
@@ -558,6 +573,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
       () => ({ kind: 'timer-cancelled' as const }),
     );
   let first = await Promise.race([work, timer]);
+  // A cancelled run cancels its timer too: that is not the work's outcome, which follows.
+  if (first.kind === 'timer-cancelled') first = await work;
   if (first.kind === 'timeout') {
     workScope.cancel();
     await work;
