@@ -141,7 +141,9 @@ describe('countersign events', () => {
   });
 
   it('refuses to retry an event that did not fail, naming its state', async () => {
-    const shown = (await cli('events', 'show', retriedId, '--org', ORG)).out as { event: { state: string } };
+    const shown = (await cli('events', 'show', retriedId, '--org', ORG)).out as {
+      event: { state: string };
+    };
     expect(shown.event.state).toBe('completed');
     await expect(cli('events', 'retry', retriedId, '--org', ORG)).rejects.toMatchObject({
       name: 'InvalidRequestError',
