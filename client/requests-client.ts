@@ -172,7 +172,11 @@ export class RequestsClient {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
         throw new AnswerRefusedError(err.cause.type ?? 'AnswerRefused', err.cause.message);
       if (err instanceof WorkflowNotFoundError)
-        throw new AnswerRefusedError('RequestNotOpen', `request ${a.requestId} is closed`);
+        throw new AnswerRefusedError(
+          'RequestNotOpen',
+          // Neither stored nor running: it never existed in this org (the API answers 404).
+          row ? `request ${a.requestId} is closed` : `no request ${a.requestId} in ${a.orgId}`,
+        );
       throw err;
     }
   }

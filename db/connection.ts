@@ -46,6 +46,8 @@ export function runtimePasswordFor(
 export function runtimeUrlFor(cfg: AppConfig, ownerUrl: string): string {
   if (cfg.DATABASE_RUNTIME_URL) return cfg.DATABASE_RUNTIME_URL;
   const u = new URL(ownerUrl);
+  // Already the runtime role's own URL (a child process handed a Database's url): as is.
+  if (decodeURIComponent(u.username) === RUNTIME_ROLE) return ownerUrl;
   u.username = RUNTIME_ROLE;
   u.password = runtimePasswordFor(cfg, ownerUrl);
   return u.toString();
