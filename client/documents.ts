@@ -14,7 +14,7 @@ import { CsOrg } from '../workflows/analysis.contract';
 import { ANALYSIS_TASK_QUEUE } from '../workflows/analysis.contract';
 import { InvalidRequestError } from './errors';
 
-const MIME_BY_EXT: Record<string, string> = {
+export const MIME_BY_EXT: Record<string, string> = {
   '.pdf': 'application/pdf',
   '.html': 'text/html',
   '.htm': 'text/html',

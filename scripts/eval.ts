@@ -9,6 +9,7 @@ import { bringUpPlatform } from './lib/platform';
 import { runFinanceBench, type EvalMetrics } from './eval/financebench';
 import { runInvoicesEval } from './eval/invoices';
 import { decisionSecret } from '../activities/identity/decision-secret';
+import { progressBar, type Progress } from '../client/commands/progress';
 
 /**
  * `npm run eval -- financebench --dataset DIR [--documents-dir DIR] --json FILE [--limit N]`: runs
@@ -54,6 +55,7 @@ async function invoices(rest: string[]): Promise<void> {
   });
   const running = worker.run();
   try {
+    let bar: Progress | undefined;
     const report = await runInvoicesEval({
       db: platform.database.db,
       client,
@@ -63,10 +65,12 @@ async function invoices(rest: string[]): Promise<void> {
       // A fresh org per file and per run: vendors never carry over between files.
       orgPrefix: `invoices-${Date.now().toString(36)}`,
       limit: args.limit,
-      onProgress: (done, total, file) =>
-        process.stderr.write(`\r${done}/${total} ${file.slice(0, 50).padEnd(50)}`),
+      onProgress: (done, total, file) => {
+        bar ??= progressBar({ enabled: true, total, label: 'invoices' });
+        bar.update(done, file);
+      },
     });
-    process.stderr.write('\n');
+    bar?.stop();
     for (const i of report.items)
       console.log(
         `${i.file.padEnd(34)} ${i.outcome.padEnd(12)} ${i.wrongPosted ? 'WRONG ' : ''}${FIELDS_LINE(i.correct)}  ${i.outcome === 'posted' ? '' : i.reasons.join('; ').slice(0, 160)}`,
@@ -134,6 +138,8 @@ async function main(argv: string[]): Promise<void> {
   // One org per dataset: a re-run reuses its ingested filings (and their measured ingestion).
   const orgId = args.org ?? 'financebench';
   try {
+    let bar: Progress | undefined;
+    let barPhase = '';
     const report = await runFinanceBench({
       datasetDir: resolve(args.dataset),
       documentsDir: args.documentsDir === undefined ? undefined : resolve(args.documentsDir),
@@ -143,14 +149,17 @@ async function main(argv: string[]): Promise<void> {
       orgId,
       limit: args.limit,
       onProgress: (done, total, phase) => {
-        const width = 30;
-        const filled = Math.round((done / Math.max(1, total)) * width);
-        process.stderr.write(
-          `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${phase.slice(0, 40).padEnd(40)}`,
-        );
+        // Two phases (ingest, then questions), each with its own total: one bar per phase.
+        const name = phase.startsWith('ingest') ? 'ingest' : 'questions';
+        if (name !== barPhase) {
+          bar?.stop();
+          bar = progressBar({ enabled: true, total, label: name });
+          barPhase = name;
+        }
+        bar?.update(done, phase);
       },
     });
-    process.stderr.write('\n');
+    bar?.stop();
     console.log(
       `\n${'question_type'.padEnd(20)}   n  complete  automate  accuracy  halluc.  citation   p50ms   p95ms`,
     );

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../db/connection';
@@ -39,7 +41,7 @@ async function cli(...args: string[]): Promise<{ out: unknown; exitCode: number 
   const before = process.exitCode;
   process.exitCode = 0;
   const context = (json: boolean): CliContext => ({
-    config: () => testConfig(database),
+    config: () => testConfig(database, { TEMPORAL_TASK_QUEUE: rt.taskQueue }),
     db: () => Promise.resolve(database.db),
     temporal: () => Promise.resolve(rt.client),
     namespace: () => rt.client.options.namespace,
@@ -105,6 +107,27 @@ afterAll(async () => {
   await rt?.stop();
   await database?.close();
   agents?.cleanup();
+});
+
+describe('countersign ingest', () => {
+  it('ingests every document of a folder (one result each); --id with several files is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-ingest-'));
+    try {
+      writeFileSync(join(dir, 'a.txt'), 'Net sales were $1,234 million in fiscal 2024.\n');
+      writeFileSync(join(dir, 'b.txt'), 'Operating income was $321 million in fiscal 2024.\n');
+      writeFileSync(join(dir, 'notes.bin'), 'not a document');
+      const { out } = await cli('ingest', '--org', ORG, '--file', dir);
+      expect(out).toEqual([
+        expect.objectContaining({ status: 'ready', created: true }),
+        expect.objectContaining({ status: 'ready', created: true }),
+      ]);
+      await expect(
+        cli('ingest', '--org', ORG, '--file', join(dir, 'a.txt'), join(dir, 'b.txt'), '--id', 'x'),
+      ).rejects.toMatchObject({ message: expect.stringContaining('--id names one document') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('countersign events', () => {

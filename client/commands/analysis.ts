@@ -1,12 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { AnalysisClient } from '../analysis-client';
 import type { AnalysisRequestInput } from '../../workflows/analysis.contract';
 import { authenticateCli, personOf } from '../credentials';
-import { ingestFile } from '../documents';
+import { MIME_BY_EXT, ingestFile } from '../documents';
+import { InvalidRequestError } from '../errors';
 import type { Runner } from '../program';
 import { parseOptions } from './context';
+import { progressBar } from './progress';
 
 const Org = z.string().min(1);
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -17,26 +20,53 @@ export function registerAnalysisCommands(program: Command, run: Runner): void {
     .command('ingest')
     .description('ingest a document (PDF, HTML, text) into an org')
     .requiredOption('--org <org>', 'organization id')
-    .requiredOption('--file <path>', 'the document')
-    .option('--id <docId>', 'document id (derived from the content when omitted)')
+    .requiredOption(
+      '--file <paths...>',
+      'the document(s): files, or folders whose PDF/HTML/text files are all ingested',
+    )
+    .option('--id <docId>', 'document id (one file only; derived from the content when omitted)')
     .option('--type <docType>', 'document type, e.g. 10-K')
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(
           z.object({
             org: Org,
-            file: z.string().min(1),
+            file: z.array(z.string().min(1)).min(1),
             id: z.string().optional(),
             type: z.string().optional(),
           }),
           raw,
         );
-        const cfg = ctx.config();
-        const r = await ingestFile(
-          { db: await ctx.db(), client: await ctx.temporal(), taskQueue: cfg.TEMPORAL_TASK_QUEUE },
-          { orgId: o.org, path: o.file, id: o.id, docType: o.type },
+        const files = o.file.flatMap((p) =>
+          statSync(p).isDirectory()
+            ? readdirSync(p)
+                .filter((f) => MIME_BY_EXT[extname(f).toLowerCase()] !== undefined)
+                .sort()
+                .map((f) => join(p, f))
+            : [p],
         );
-        ctx.out.print({ ...r.ingestion, created: r.created });
+        if (o.id !== undefined && files.length !== 1)
+          throw new InvalidRequestError('--id names one document: give exactly one file', [
+            { path: 'id', message: 'one file only' },
+          ]);
+        const cfg = ctx.config();
+        const deps = {
+          db: await ctx.db(),
+          client: await ctx.temporal(),
+          taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+        };
+        const bar = progressBar({ enabled: !ctx.out.json, total: files.length, label: 'ingest' });
+        const results = [];
+        try {
+          for (const path of files) {
+            const r = await ingestFile(deps, { orgId: o.org, path, id: o.id, docType: o.type });
+            results.push({ ...r.ingestion, created: r.created });
+            bar.tick(basename(path));
+          }
+        } finally {
+          bar.stop();
+        }
+        ctx.out.print(results.length === 1 ? results[0] : results);
       }),
     );
 
