@@ -13,6 +13,8 @@ import { decisionSecret } from './activities/identity/decision-secret';
 import { LlmExtractor } from './activities/analysis/llm-extraction';
 import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
 import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
+import { Client } from '@temporalio/client';
+import { syncDelegationWatchSchedule } from './activities/requests/watch';
 import { registerRequests, type RequestsRuntimeOptions } from './activities/requests/register';
 import { defaultMaxCachedWorkflows } from './config/worker-cache';
 import { withWriteAppliedEvent } from './activities/events/write-applied';
@@ -46,6 +48,15 @@ export async function createWorker(opts: {
     await connection.close();
     throw err;
   });
+  if (opts.cfg.DELEGATION_WATCH_MINUTES > 0)
+    await syncDelegationWatchSchedule(
+      new Client({ connection, namespace: opts.cfg.TEMPORAL_NAMESPACE }),
+      taskQueue,
+      opts.cfg.DELEGATION_WATCH_MINUTES,
+    ).catch(async (err: unknown) => {
+      await connection.close();
+      throw err;
+    });
   const gateway = createGatewayActivities({
     db: opts.database.db,
     retry: {

@@ -82,6 +82,9 @@ const EnvSchema = z.object({
   // smtp://user:pass@mail.example.org:587) and/or a webhook signed with HMAC-SHA256.
   NOTIFY_SMTP_URL: z.string().url().optional(),
   NOTIFY_FROM: z.string().min(3).default('countersign@localhost'),
+  // The delegation watch (lost callbacks re-escalated, forgotten delegations closed): a
+  // Temporal Schedule every N minutes, created at worker start; 0 turns it off (the tests).
+  DELEGATION_WATCH_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   NOTIFY_WEBHOOK_URL: z.string().url().optional(),
   NOTIFY_WEBHOOK_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   // Uploaded documents: text extraction runs on a worker thread bounded by these; past either

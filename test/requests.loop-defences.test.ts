@@ -6,6 +6,11 @@ import {
   reescalateLostDelegations,
 } from '../activities/requests/delegation-watch';
 import { RequestsClient } from '../client/requests-client';
+import {
+  delegationWatchScheduleId,
+  syncDelegationWatchSchedule,
+} from '../activities/requests/watch';
+import { delegationWatchWorkflow } from '../workflows/requests/watch';
 import type { Database } from '../db/connection';
 import { insertRun, recordRunTransition } from '../db/repositories/agent-runs';
 import { getRequestRow } from '../db/repositories/requests';
@@ -215,5 +220,50 @@ describe('forgotten delegation', () => {
     expect(done.answer).toEqual({ entityId: byId[real.requestId]?.entityId });
     expect(done.answeredBy).toBe('agent:master_data');
     expect(((await requests.result(RORG, ghost.requestId)) as RequestView).status).toBe('failed');
+  });
+});
+
+describe('the delegation watch', () => {
+  it('runs both scans in every org from its schedule’s workflow, once per lost delegation', async () => {
+    const waiting = await storedRun('waiting_human', {});
+    const d = await requests.createRequest(delegation(waiting));
+    await requests.failRequest(RORG, d.requestId, 'delegate crashed', 'test');
+    await requests.result(RORG, d.requestId);
+    const pass = () =>
+      tw.client.workflow.execute(delegationWatchWorkflow, {
+        taskQueue: tw.taskQueue,
+        workflowId: `watch-${randomBytes(4).toString('hex')}`,
+      });
+    const first = await pass();
+    expect(first.orgs).toBeGreaterThanOrEqual(1);
+    const mine = first.reports.find((r) => r.orgId === RORG)?.reescalated ?? [];
+    expect(mine).toHaveLength(1);
+    expect((await pass()).reports.find((r) => r.orgId === RORG)?.reescalated).toEqual([]);
+    let esc = await getRequestRow(database.db, mine[0]!);
+    for (let i = 0; !esc && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      esc = await getRequestRow(database.db, mine[0]!);
+    }
+    expect(esc).toMatchObject({ type: 'verification', createdByRunId: waiting });
+  });
+
+  it('is kept as a Temporal Schedule on the worker’s queue: created once, recreated when its interval changes', async () => {
+    const queue = `watch-${randomBytes(4).toString('hex')}`;
+    try {
+      expect(await syncDelegationWatchSchedule(tw.client, queue, 10)).toBe('created');
+      expect(await syncDelegationWatchSchedule(tw.client, queue, 10)).toBe('unchanged');
+      expect(await syncDelegationWatchSchedule(tw.client, queue, 5)).toBe('updated');
+      const desc = await tw.client.schedule.getHandle(delegationWatchScheduleId(queue)).describe();
+      expect(desc.action).toMatchObject({
+        workflowType: 'delegationWatchWorkflow',
+        taskQueue: queue,
+      });
+      expect(desc.spec.intervals?.[0]?.every).toBe(5 * 60_000);
+    } finally {
+      await tw.client.schedule
+        .getHandle(delegationWatchScheduleId(queue))
+        .delete()
+        .catch(() => undefined);
+    }
   });
 });

@@ -4,4 +4,4 @@ export { ingestionWorkflow } from './ingestion';
 export { gatewayWorkflow } from './gateway';
 export { eventWorkflow, scheduledEventWorkflow } from './events';
 export { agentRunWorkflow, slotsWorkflow } from './agent-runs';
-export { requestWorkflow } from './requests';
+export { requestWorkflow, delegationWatchWorkflow } from './requests';

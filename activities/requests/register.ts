@@ -6,6 +6,8 @@ import type { Db } from '../../db/connection';
 import { loadPriceTable } from '../agent-runs/pricing';
 import { createRequestsActivities } from '.';
 import { createNotifier, type Notifier } from './notifier';
+import { createWatchActivities } from './watch';
+import { RequestsClient } from '../../client/requests-client';
 
 export interface RequestsRuntimeOptions {
   /** Overrides the notifier built from NOTIFY_* (tests pass one aimed at local servers). */
@@ -44,12 +46,22 @@ export function registerRequests(deps: {
             maxRetries: 2,
           })
         : null;
-  return createRequestsActivities({
-    db: deps.db,
-    client: new Client({ connection: deps.connection, namespace: deps.cfg.TEMPORAL_NAMESPACE }),
-    taskQueue: deps.taskQueue,
-    notifier,
-    anthropic,
-    model: loadPriceTable().fast.model,
+  const client = new Client({
+    connection: deps.connection,
+    namespace: deps.cfg.TEMPORAL_NAMESPACE,
   });
+  return {
+    ...createRequestsActivities({
+      db: deps.db,
+      client,
+      taskQueue: deps.taskQueue,
+      notifier,
+      anthropic,
+      model: loadPriceTable().fast.model,
+    }),
+    ...createWatchActivities({
+      db: deps.db,
+      requests: new RequestsClient(client, deps.db, { taskQueue: deps.taskQueue }),
+    }),
+  };
 }

@@ -47,6 +47,8 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>).__CS_DEV_SERVER__ = server;
   process.env.TEMPORAL_ADDRESS = server.address;
   process.env.TEMPORAL_NAMESPACE = server.namespace;
+  // No delegation-watch schedule per test worker: the tests run the watch themselves.
+  process.env.DELEGATION_WATCH_MINUTES ??= '0';
 
   const bundlePath = join(dir, 'workflow-bundle.js');
   const { code } = await bundleWorkflowCode({

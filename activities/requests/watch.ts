@@ -1,0 +1,68 @@
+import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { Db } from '../../db/connection';
+import { organizations } from '../../db/schema';
+import type { RequestsClient } from '../../client/requests-client';
+import {
+  DELEGATION_WATCH_WORKFLOW,
+  type WatchActivities,
+  type WatchOrgReport,
+} from '../../workflows/requests/watch';
+import { closeForgottenDelegations, reescalateLostDelegations } from './delegation-watch';
+
+/** The delegation watch's activities: the orgs to scan, and both scans of one org. */
+export function createWatchActivities(deps: { db: Db; requests: RequestsClient }): WatchActivities {
+  return {
+    async requestsWatchOrgs() {
+      const rows = await deps.db.select({ id: organizations.id }).from(organizations);
+      return rows.map((r) => r.id).sort();
+    },
+    async requestsWatchOrg(orgId: string): Promise<WatchOrgReport> {
+      const reescalated = await reescalateLostDelegations(deps, orgId);
+      const closed = await closeForgottenDelegations(deps, orgId);
+      return { orgId, reescalated, closed };
+    },
+  };
+}
+
+export const delegationWatchScheduleId = (taskQueue: string) =>
+  `countersign:delegation-watch:${taskQueue}`;
+
+/**
+ * Makes sure the delegation watch runs: a Temporal Schedule firing delegationWatchWorkflow on
+ * this task queue every `everyMinutes` (created at worker start; left alone when it already
+ * exists with the same interval, recreated when the interval changed). Overlapping passes are
+ * skipped, not queued.
+ */
+export async function syncDelegationWatchSchedule(
+  client: Client,
+  taskQueue: string,
+  everyMinutes: number,
+): Promise<'created' | 'unchanged' | 'updated'> {
+  const scheduleId = delegationWatchScheduleId(taskQueue);
+  const options = {
+    scheduleId,
+    spec: { intervals: [{ every: everyMinutes * 60_000 }] },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: DELEGATION_WATCH_WORKFLOW,
+      workflowId: `delegation-watch:${taskQueue}`,
+      taskQueue,
+      args: [] as never,
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    memo: { everyMinutes: String(everyMinutes) },
+  };
+  try {
+    await client.schedule.create(options);
+    return 'created';
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  const handle = client.schedule.getHandle(scheduleId);
+  const desc = await handle.describe();
+  if ((desc.memo as { everyMinutes?: string } | undefined)?.everyMinutes === String(everyMinutes))
+    return 'unchanged';
+  await handle.delete();
+  await client.schedule.create(options);
+  return 'updated';
+}
