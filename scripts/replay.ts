@@ -18,6 +18,19 @@ import { connectClient } from '../client/temporal-connection';
  *
  * Prints one JSON line per history; exits 1 when any fails to replay.
  */
+/**
+ * The id the run had: its started event carries it (server 1.27+). Without it the replayer
+ * would make one up ('fake', or the file's name), and workflowInfo().workflowId would lie.
+ */
+export function recordedWorkflowId(history: unknown): string | undefined {
+  const events = (history as { events?: unknown[] } | null)?.events;
+  const started = (events?.[0] as { workflowExecutionStartedEventAttributes?: unknown } | undefined)
+    ?.workflowExecutionStartedEventAttributes as { workflowId?: unknown } | null | undefined;
+  return typeof started?.workflowId === 'string' && started.workflowId !== ''
+    ? started.workflowId
+    : undefined;
+}
+
 async function main(argv: string[]): Promise<void> {
   // stdout carries one JSON line per history; the replay worker's own logs stay quiet.
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -63,7 +76,9 @@ async function main(argv: string[]): Promise<void> {
   let failed = 0;
   for (const { name, history } of histories) {
     try {
-      await Worker.runReplayHistory(source, history, name);
+      // A workflow may derive names from its own id (the agent run's slot request ids are);
+      // replayed under another id, it waits for signals that name the real one and diverges.
+      await Worker.runReplayHistory(source, history, recordedWorkflowId(history) ?? name);
       console.log(JSON.stringify({ file: name, ok: true }));
     } catch (err) {
       failed++;

@@ -126,8 +126,9 @@ async function record(): Promise<void> {
   }
 }
 
-/** The agent runtime's workflows: an event dispatched and completed, an ignored one, and the
- * org's slot semaphore (still open: replayed as far as it got). */
+/** The agent runtime's workflows: an event dispatched and completed, an ignored one, the
+ * agent run it started, and the org's and the agent's slot semaphores (still open: replayed
+ * as far as they got). */
 async function recordRuntime(): Promise<void> {
   const database = await createTestDatabase();
   await seedOrgs(database.db);
@@ -153,7 +154,7 @@ async function recordRuntime(): Promise<void> {
       source: 'connector',
       payload: { documentId: TEN_K },
     });
-    await rt.events.result(done.workflowId);
+    const completed = await rt.events.result(done.workflowId);
     const ignored = await rt.events.acceptEvent({
       orgId: ORG,
       type: 'nobody.listens',
@@ -164,6 +165,16 @@ async function recordRuntime(): Promise<void> {
     exportHistory(done.workflowId, 'events-completed.json');
     exportHistory(ignored.workflowId, 'events-ignored.json');
     exportHistory(slotsWorkflowId(rt.taskQueue, `org:${ORG}`), 'slots-org.json');
+    // The agent run: each slot grant is a signal naming a request id derived from the run's
+    // workflow id (it ends a condition and cancels its timer); the deadline timer is
+    // cancelled when the work wins the race.
+    const run = completed.runs.find((r) => r.agentType === 'document_analyst');
+    if (!run) throw new Error('the document_analyst run is missing from the event result');
+    exportHistory(run.runId, 'agent-run-completed.json');
+    exportHistory(
+      slotsWorkflowId(rt.taskQueue, `agent:${ORG}:document_analyst`),
+      'slots-agent.json',
+    );
   } finally {
     await rt.stop();
     await database.close();
@@ -178,11 +189,12 @@ describe('replay of recorded workflow histories', () => {
     if (['1', 'runtime'].includes(process.env.CS_RECORD_HISTORIES ?? '')) await recordRuntime();
   });
 
-  it('replays every recorded history (analysis delivered/reviewed/compliance, gateway low/moderate, events, slots) without nondeterminism', async () => {
+  it('replays every recorded history (analysis delivered/reviewed/compliance, gateway low/moderate, events, agent run, slots) without nondeterminism', async () => {
     const files = readdirSync(DIR)
       .filter((f) => f.endsWith('.json'))
       .sort();
     expect(files).toEqual([
+      'agent-run-completed.json',
       'analysis-compliance-review.json',
       'analysis-extraction-delivered.json',
       'analysis-review-approved.json',
@@ -190,6 +202,7 @@ describe('replay of recorded workflow histories', () => {
       'events-ignored.json',
       'gateway-low-applied.json',
       'gateway-moderate-approved.json',
+      'slots-agent.json',
       'slots-org.json',
     ]);
     // Replayed by the operator's replay command in its own process (protobufjs' type
@@ -241,5 +254,60 @@ describe('replay of recorded workflow histories', () => {
       JSON.parse(out.stdout.split('\n').find((l) => l.startsWith('{"file"')) ?? 'null'),
     ).toMatchObject({ file: 'tampered.json', ok: false, error: 'DeterminismViolationError' });
     expect(out.status).toBe(1);
+  });
+
+  /** Replays one history file with the operator CLI (`countersign replay --file`). */
+  const cliReplay = (file: string) => {
+    const out = spawnSync(
+      process.execPath,
+      [
+        require.resolve('tsx/cli'),
+        join(__dirname, '..', 'client', 'cli.ts'),
+        'replay',
+        '--json',
+        '--bundle',
+        process.env.CS_TEST_WORKFLOW_BUNDLE ?? '',
+        '--file',
+        file,
+      ],
+      { encoding: 'utf8' },
+    );
+    const json = out.stdout.slice(out.stdout.indexOf('{'));
+    return {
+      status: out.status,
+      report: JSON.parse(json) as {
+        results: { ok: boolean; workflowId: string; mismatch?: { eventId: number } }[];
+      },
+    };
+  };
+
+  it("replays an agent run under its recorded workflow id, which its slot grants name (the CLI as the script); under another id the grant's timer cancellation has no command", () => {
+    const file = join(DIR, 'agent-run-completed.json');
+    const history = JSON.parse(readFileSync(file, 'utf8')) as {
+      events: { workflowExecutionStartedEventAttributes?: { workflowId?: string } }[];
+    };
+    const started = history.events[0]?.workflowExecutionStartedEventAttributes;
+    expect(started?.workflowId).toMatch(/^agent-run:/);
+    const ok = cliReplay(file);
+    expect(ok.report.results).toEqual([
+      expect.objectContaining({ ok: true, workflowId: started?.workflowId }),
+    ]);
+    expect(ok.status).toBe(0);
+
+    // The cause of the reported failure: the replayer ran the workflow under a made-up id,
+    // so the grant signal (event 9, naming the real id) never satisfied the slot condition
+    // and the recorded TimerCanceled (event 13) had no command.
+    if (started) delete started.workflowId;
+    const anonymous = join(mkdtempSync(join(tmpdir(), 'cs-replay-')), 'agent-run-no-id.json');
+    writeFileSync(anonymous, JSON.stringify(history));
+    const bad = cliReplay(anonymous);
+    expect(bad.report.results).toEqual([
+      expect.objectContaining({
+        ok: false,
+        error: 'DeterminismViolationError',
+        mismatch: expect.objectContaining({ eventId: 13, eventType: 'TIMER_CANCELED' }),
+      }),
+    ]);
+    expect(bad.status).toBe(1);
   });
 });

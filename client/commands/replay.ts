@@ -126,22 +126,23 @@ export async function replayHistories(
   sources: Source[],
   onEach: (o: ReplayOutcome) => void = () => undefined,
 ): Promise<ReplayOutcome[]> {
-  const loaded = new Map<string, { name: string; history: History }>();
+  const loaded: { name: string; history: History }[] = [];
   async function* histories() {
     for (const s of sources) {
       const history = await s.load();
-      const { workflowId } = workflowIdOf(history, s.name);
-      // The replay worker reports by workflow id; the key keeps two runs of one id apart.
-      const key = `${workflowId}#${loaded.size}`;
-      loaded.set(key, { name: s.name, history });
-      yield { workflowId: key, history };
+      loaded.push({ name: s.name, history });
+      // The run's own id, unaltered: a workflow may derive names from it (the agent run's
+      // slot request ids are), and under another id its replay waits for signals in vain.
+      yield { workflowId: workflowIdOf(history, s.name).workflowId, history };
     }
   }
   const out: ReplayOutcome[] = [];
+  // The replay worker replays one history at a time and reports in the order given: the
+  // n-th result is the n-th source (two runs of one id stay apart without renaming them).
   for await (const r of Worker.runReplayHistories(code, histories())) {
-    const entry = loaded.get(r.workflowId);
+    const entry = loaded[out.length];
     const history = entry?.history ?? {};
-    const ids = workflowIdOf(history, r.workflowId.replace(/#\d+$/, ''));
+    const ids = workflowIdOf(history, r.workflowId);
     const outcome: ReplayOutcome = { name: entry?.name ?? r.workflowId, ...ids, ok: !r.error };
     if (r.error) {
       outcome.error =
