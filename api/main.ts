@@ -1,3 +1,5 @@
+import type { LogLevel } from '@temporalio/worker';
+import { createLogger } from '../config/logging';
 import { loadConfig } from '../config/env';
 import { openDatabase } from '../db/connection';
 import { connectClient } from '../client/temporal-connection';
@@ -8,7 +10,12 @@ async function main(): Promise<void> {
   const cfg = loadConfig();
   const database = await openDatabase(cfg);
   const client = await connectClient(cfg);
-  const server = createApiServer({ db: database.db, client, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+  const server = createApiServer({
+    db: database.db,
+    client,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    logger: createLogger(cfg.LOG_LEVEL as LogLevel, cfg.LOG_FORMAT, 'api'),
+  });
   server.listen(cfg.API_PORT, '127.0.0.1', () =>
     console.log(`API listening on http://127.0.0.1:${cfg.API_PORT}`),
   );

@@ -1,3 +1,5 @@
+import type { DefaultLogger } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
@@ -93,6 +95,11 @@ export interface ApiDeps {
   decisionSecret?: string;
   /** Default wait for a write or analysis to settle before answering 202. */
   waitMs?: number;
+  /**
+   * Structured logs (config/logging.ts): one JSON line per request (method, path, status, time,
+   * caller's org, request id) and the details of unexpected failures. Unset: errors to stderr.
+   */
+  logger?: Pick<DefaultLogger, 'info' | 'error'>;
 }
 
 type Env = { Variables: { caller: Caller } };
@@ -118,7 +125,7 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   return false;
 }
 
-function toHttp(err: unknown): HttpError {
+function toHttp(err: unknown, logger?: ApiDeps['logger']): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof HTTPException)
     return new HttpError(
@@ -160,7 +167,8 @@ function toHttp(err: unknown): HttpError {
   if (err instanceof Error && err.name === 'WorkflowNotFoundError')
     return new HttpError(404, 'NotFound', 'No such resource in this org');
   // Details of unexpected failures go to the operator's log, not to the caller.
-  console.error('api: unexpected error', err);
+  if (logger) logger.error('api: unexpected error', { error: err });
+  else console.error('api: unexpected error', err);
   return new HttpError(500, 'InternalError', 'Internal error; the operator log has the details');
 }
 
@@ -241,8 +249,27 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     description: 'A reviewer session from POST /v1/sessions',
   });
 
+  if (deps.logger) {
+    const logger = deps.logger;
+    app.use('*', async (c, next) => {
+      const started = performance.now();
+      const requestId = c.req.header('x-request-id') ?? randomUUID();
+      await next();
+      // After the handler: error and not-found responses are built fresh, so set it on the final one.
+      c.res.headers.set('x-request-id', requestId);
+      logger.info('request', {
+        requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+        org: c.get('caller')?.orgId,
+      });
+    });
+  }
+
   app.onError((err, c) => {
-    const e = toHttp(err);
+    const e = toHttp(err, deps.logger);
     // An oversized body was not read to its end: close the connection rather than reuse it.
     return problemResponse(c, e, e.status === 413 ? { connection: 'close' } : {});
   });

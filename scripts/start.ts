@@ -14,6 +14,7 @@ import { bringUpPlatform } from './lib/platform';
 import { portOpen } from './lib/dev-server';
 import { spawnWorkerProcess } from './lib/worker-process';
 import { createApiServer } from '../api/server';
+import { createLogger } from '../config/logging';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
 
 /**
@@ -88,7 +89,13 @@ async function main(): Promise<void> {
   // 4. Sample workload.
   const client = await connectClient(cfg);
   // The HTTP surface, on the same client and database.
-  const api = createApiServer({ db: database.db, client, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+  // Like the worker, it logs warnings and up here (JSON lines); `npm run api` logs every request.
+  const api = createApiServer({
+    db: database.db,
+    client,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    logger: createLogger('WARN', cfg.LOG_FORMAT, 'api'),
+  });
   await new Promise<void>((resolve, reject) => {
     api.once('error', reject);
     api.listen(cfg.API_PORT, '127.0.0.1', () => resolve());

@@ -1,6 +1,7 @@
 import { parseConfig } from '../config/env';
 import { createLogger } from '../config/logging';
 import { tracingPlugins } from '../config/tracing';
+import { createApiApp } from '../api/server';
 
 /** Structured logs and tracing switches; pure (CS_UNIT_ONLY=1 runs them without services). */
 describe('structured logs', () => {
@@ -49,5 +50,42 @@ describe('tracing', () => {
 
   it('refuses an unknown exporter naming the variable', () => {
     expect(() => parseConfig({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER/);
+  });
+});
+
+describe('the HTTP API’s request log', () => {
+  it('writes one JSON line per request with its id, method, path, status and time', async () => {
+    const lines: string[] = [];
+    const app = createApiApp({
+      // The OpenAPI document and an unknown route touch neither the database nor Temporal.
+      db: {} as never,
+      client: {} as never,
+      taskQueue: 'unused',
+      decisionSecret: 'x'.repeat(32),
+      logger: createLogger('INFO', 'json', 'api', (l) => lines.push(l)),
+    });
+    const ok = await app.request('/openapi.json', { headers: { 'x-request-id': 'req-1' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-request-id')).toBe('req-1');
+    const missing = await app.request('/no/such/route');
+    expect(missing.status).toBe(404);
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        level: 'INFO',
+        component: 'api',
+        msg: 'request',
+        requestId: 'req-1',
+        method: 'GET',
+        path: '/openapi.json',
+        status: 200,
+        ms: expect.any(Number),
+      }),
+      expect.objectContaining({
+        path: '/no/such/route',
+        status: 404,
+        requestId: missing.headers.get('x-request-id'),
+      }),
+    ]);
   });
 });
