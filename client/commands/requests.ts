@@ -4,6 +4,9 @@ import { authenticateCli, personOf } from '../credentials';
 import type { Runner } from '../program';
 import { RequestsClient, cliAnswer } from '../requests-client';
 import { parseOptions, type CliContext } from './context';
+import { rolesInOrg } from '../../db/repositories/organizations';
+import { requestsOfOrg } from '../../db/repositories/requests';
+import { InvalidRequestError } from '../errors';
 
 /** The key holder's requests client: the same validation and forwarding as the API's. */
 async function requestsFor(ctx: CliContext): Promise<{ requests: RequestsClient; user: string }> {
@@ -30,6 +33,45 @@ export function registerRequestsCommands(program: Command, run: Runner): void {
         const o = parseOptions(z.object({ org: z.string().min(1) }), raw);
         const { requests, user } = await requestsFor(ctx);
         ctx.out.print(await requests.listInbox({ orgId: o.org, userId: user }));
+      }),
+    );
+  program
+    .command('requests')
+    .description('requests of an org (members only)')
+    .command('list')
+    .description("an org's open requests — every assignee's — oldest due first (--all: any state)")
+    .requiredOption('--org <org>', 'organization id')
+    .option('--all', 'every request, not only open ones')
+    .option('--limit <n>', 'at most this many', '200')
+    .action(
+      run(async (ctx, raw: unknown) => {
+        const o = parseOptions(
+          z.object({
+            org: z.string().min(1),
+            all: z.boolean().optional(),
+            limit: z.coerce.number().int().min(1).max(10_000),
+          }),
+          raw,
+        );
+        const db = await ctx.db();
+        const user = personOf(await authenticateCli(db, ctx.config()));
+        if ((await rolesInOrg(db, o.org, user)).length === 0)
+          throw new InvalidRequestError(`You have no role in org ${o.org}`, [
+            { path: 'org', message: 'not a member' },
+          ]);
+        const rows = await requestsOfOrg(db, o.org, { all: o.all, limit: o.limit });
+        ctx.out.print(
+          rows.map((r) => ({
+            id: r.id,
+            type: r.type,
+            status: r.status,
+            title: r.title,
+            assignee: r.assigneeUserId,
+            route: r.route,
+            dueAt: r.dueAt,
+            createdByRunId: r.createdByRunId,
+          })),
+        );
       }),
     );
   program

@@ -137,6 +137,24 @@ export async function updateRequest(
   await db.update(humanRequests).set(set).where(eq(humanRequests.id, id));
 }
 
+/** An org's requests, open ones only unless `all`, oldest due first (the operator's list). */
+export async function requestsOfOrg(
+  db: Db,
+  orgId: string,
+  opts: { all?: boolean; limit: number },
+): Promise<RequestRow[]> {
+  return db
+    .select()
+    .from(humanRequests)
+    .where(
+      opts.all
+        ? eq(humanRequests.orgId, orgId)
+        : and(eq(humanRequests.orgId, orgId), eq(humanRequests.status, 'open')),
+    )
+    .orderBy(asc(humanRequests.dueAt), asc(humanRequests.id))
+    .limit(opts.limit);
+}
+
 /** A person's inbox: the open requests of one org assigned to them, oldest due first. */
 export async function inboxRows(db: Db, orgId: string, userId: string): Promise<RequestRow[]> {
   return db
