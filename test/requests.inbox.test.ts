@@ -132,7 +132,7 @@ it('lists the inbox and approves a waiting write through the reviewer CLI', asyn
     { kind: 'user', userId: OWNER },
     { issuedBy: 'test', orgId: ORG, label: 'cli reviewer' },
   );
-  const write = journalPost({ amount: '2500' });
+  const write = journalPost({ amount: '600000' }); // the moderate lane: one approval
   await gateway.submit(write);
   expect((await gateway.settle(ORG, write.idempotencyKey)).status).toBe('awaiting_approval');
 
@@ -148,8 +148,9 @@ it('lists the inbox and approves a waiting write through the reviewer CLI', asyn
   expect(item).toMatchObject({ source: 'gateway_approval', type: 'approval', route: 'owner' });
 
   // A decision the form does not allow is refused by the CLI, and the write still waits.
-  const bad = await cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'maybe');
-  expect(bad.exitCode).not.toBe(0);
+  await expect(
+    cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'maybe'),
+  ).rejects.toMatchObject({ name: 'InvalidRequestError', message: /decision: Invalid option/ });
   expect((await gateway.settle(ORG, write.idempotencyKey)).status).toBe('awaiting_approval');
 
   const decided = await cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'approve');
