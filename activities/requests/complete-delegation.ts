@@ -4,7 +4,6 @@ import type { Db } from '../../db/connection';
 import { customers, vendors } from '../../db/schema';
 import { getRequestRow } from '../../db/repositories/requests';
 import { AnswerRefusedError, type RequestsClient } from '../../client/requests-client';
-import { ErrorType, permanentFailure } from '../../workflows/errors';
 
 /**
  * A delegate agent's run completed: the runtime (not the handler) closes the delegation it
@@ -86,32 +85,34 @@ export async function completeDelegation(
   const by = `agent:${c.agentType}`;
   const entity = namedEntity(c.answer);
   const found = entity ? await entityExists(deps.db, c.orgId, entity) : false;
+  const fail = async (reason: string): Promise<CompleteDelegationResult> => {
+    await deps.requests.failRequest(c.orgId, c.requestId, reason, by);
+    return { ...base, status: 'failed', reason };
+  };
   try {
-    if (entity && found && c.answer) {
+    if (!entity)
+      return await fail('the delegate run completed without naming a vendor_id or customer_id');
+    if (!found) return await fail(`${entity.kind} ${entity.id} does not exist in ${c.orgId}`);
+    try {
       const ack = await deps.requests.answerRequest({
         requestId: c.requestId,
         orgId: c.orgId,
         answeredBy: by,
-        answer: c.answer,
+        answer: c.answer!,
       });
       if (ack.status === 'answered') return { ...base, status: 'completed', entity, reason: null };
-      // The form refused the answer: nothing is completed on a bad answer.
-      const reason = `the answer did not fill the delegation's form: ${ack.reason ?? ack.status}`;
-      await deps.requests.failRequest(c.orgId, c.requestId, reason, by);
-      return { ...base, status: 'failed', reason };
+      return await fail(`the answer did not fill the delegation's form: ${ack.reason ?? ack.status}`);
+    } catch (err) {
+      // The form refused the answer outright: nothing is completed on a bad answer.
+      if (err instanceof AnswerRefusedError && err.type !== 'RequestNotOpen')
+        return await fail(`the answer was refused (${err.type}): ${err.message}`);
+      throw err;
     }
-    const reason = !entity
-      ? 'the delegate run completed without naming a vendor_id or customer_id'
-      : `${entity.kind} ${entity.id} does not exist in ${c.orgId}`;
-    await deps.requests.failRequest(c.orgId, c.requestId, reason, by);
-    return { ...base, status: 'failed', reason };
   } catch (err) {
     // A retry after the request closed (or a person closing it meanwhile): report it as it is.
     const now = await getRequestRow(deps.db, c.requestId);
     if (now && now.status !== 'open')
       return { ...base, status: 'not_open', reason: `request ${c.requestId} is ${now.status}` };
-    if (err instanceof AnswerRefusedError)
-      throw permanentFailure(ErrorType.RequestNotOpen, err.message);
     throw err;
   }
 }
