@@ -101,7 +101,9 @@ export async function completeDelegation(
         answer: c.answer!,
       });
       if (ack.status === 'answered') return { ...base, status: 'completed', entity, reason: null };
-      return await fail(`the answer did not fill the delegation's form: ${ack.reason ?? ack.status}`);
+      return await fail(
+        `the answer did not fill the delegation's form: ${ack.reason ?? ack.status}`,
+      );
     } catch (err) {
       // The form refused the answer outright: nothing is completed on a bad answer.
       if (err instanceof AnswerRefusedError && err.type !== 'RequestNotOpen')
