@@ -38,7 +38,9 @@ it('posts, delegates, refuses duplicates and sends what fails a check to a perso
   expect(de.trace).toEqual(
     expect.arrayContaining([
       'bill_processor: vendor_unknown',
-      expect.stringMatching(/^delegation hr_.* answered: vendor ven-holzwerk-berger$/),
+      expect.stringMatching(
+        /^delegation hr_.* answered by agent:master_data: vendor ven-holzwerk-berger$/,
+      ),
       'bill_processor: posted',
       'bill.post applied',
     ]),

@@ -1,4 +1,8 @@
 import { GatewayClient } from '../client/gateway-client';
+import { buildProgram } from '../client/program';
+import type { CliContext } from '../client/commands/context';
+import { issueApiKey } from '../db/repositories/credentials';
+import { testConfig } from './support/worker';
 import { RequestsClient, type InboxItem } from '../client/requests-client';
 import { seedGatewayOrgs, journalPost, OWNER, ORG } from './gateway.fixtures';
 import { TEN_K, startAnalysisEnv, type AnalysisEnv } from './support/analysis-env';
@@ -6,7 +10,9 @@ import { TEN_K, startAnalysisEnv, type AnalysisEnv } from './support/analysis-en
 /**
  * One inbox on the dev server with the real worker: an analysis review, a gateway approval
  * and an agent's request, all routed to the org owner, come back from one query; deciding the
- * gateway item through the requests client applies the write and closes the item.
+ * gateway item through the requests client applies the write and closes the item. The reviewer's
+ * CLI (`inbox`, `decide`, authenticated by the person's API key) lists the same items and its
+ * approval applies a waiting write.
  */
 let env: AnalysisEnv;
 let requests: RequestsClient;
@@ -98,4 +104,72 @@ it('lists an analysis review, a gateway approval and an agent request for the sa
       answer: { decision: 'reject' },
     }),
   ).rejects.toThrow(/a rejection needs a note/);
+});
+
+/** Runs one CLI command in-process as the holder of `apiKey`; returns its parsed JSON output. */
+async function cli(apiKey: string, ...args: string[]): Promise<{ out: unknown; exitCode: number }> {
+  let stdout = '';
+  const before = process.exitCode;
+  process.exitCode = 0;
+  const context = (json: boolean): CliContext => ({
+    config: () =>
+      testConfig(env.database, { CS_API_KEY: apiKey, TEMPORAL_TASK_QUEUE: env.worker.taskQueue }),
+    db: () => Promise.resolve(env.database.db),
+    temporal: () => Promise.resolve(env.worker.client),
+    namespace: () => env.worker.client.options.namespace,
+    out: { json, print: (v) => (stdout += JSON.stringify(v)), note: () => undefined },
+    close: () => Promise.resolve(),
+  });
+  await buildProgram(context).parseAsync(['node', 'countersign', '--json', ...args]);
+  const exitCode = Number(process.exitCode ?? 0);
+  process.exitCode = before;
+  return { out: stdout ? (JSON.parse(stdout) as unknown) : null, exitCode };
+}
+
+it('lists the inbox and approves a waiting write through the reviewer CLI', async () => {
+  const { key } = await issueApiKey(
+    env.database.db,
+    { kind: 'user', userId: OWNER },
+    { issuedBy: 'test', orgId: ORG, label: 'cli reviewer' },
+  );
+  const write = journalPost({ amount: '600000' }); // the moderate lane: one approval
+  await gateway.submit(write);
+  expect((await gateway.settle(ORG, write.idempotencyKey)).status).toBe('awaiting_approval');
+
+  let listed: InboxItem[] = [];
+  for (let i = 0; i < 300 && !listed.some((x) => x.linkKey === write.idempotencyKey); i++) {
+    const r = await cli(key, 'inbox', '--org', ORG);
+    expect(r.exitCode).toBe(0);
+    listed = r.out as InboxItem[];
+    if (!listed.some((x) => x.linkKey === write.idempotencyKey))
+      await new Promise((res) => setTimeout(res, 50));
+  }
+  const item = listed.find((x) => x.linkKey === write.idempotencyKey);
+  expect(item).toMatchObject({ source: 'gateway_approval', type: 'approval', route: 'owner' });
+  // The operator's view of the org lists it too, whoever it is assigned to.
+  const orgList = (await cli(key, 'requests', 'list', '--org', ORG)).out as { id: string }[];
+  expect(orgList.map((r) => r.id)).toContain(item!.requestId);
+
+  // A decision the form does not allow is refused by the CLI, and the write still waits.
+  await expect(
+    cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'maybe'),
+  ).rejects.toMatchObject({ name: 'InvalidRequestError', message: /decision: Invalid option/ });
+  expect((await gateway.settle(ORG, write.idempotencyKey)).status).toBe('awaiting_approval');
+
+  const decided = await cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'approve');
+  expect(decided.exitCode).toBe(0);
+  expect(decided.out).toMatchObject({ status: 'answered', requestId: item!.requestId });
+  // The gateway workflow proceeds: the write is applied on the owner's vote.
+  const result = await gateway.result(ORG, write.idempotencyKey);
+  expect(result.outcome).toBe('applied');
+  expect(result.votes.map((v) => v.userId)).toEqual([OWNER]);
+  const after = (await cli(key, 'inbox', '--org', ORG)).out as InboxItem[];
+  expect(after.some((x) => x.requestId === item!.requestId)).toBe(false);
+  const open = (await cli(key, 'requests', 'list', '--org', ORG)).out as { id: string }[];
+  expect(open.map((r) => r.id)).not.toContain(item!.requestId);
+  const all = (await cli(key, 'requests', 'list', '--org', ORG, '--all')).out as {
+    id: string;
+    status: string;
+  }[];
+  expect(all.find((r) => r.id === item!.requestId)).toMatchObject({ status: 'completed' });
 });

@@ -5,6 +5,7 @@ import {
   closeForgottenDelegations,
   reescalateLostDelegations,
 } from '../activities/requests/delegation-watch';
+import { completeDelegation } from '../activities/requests/complete-delegation';
 import { RequestsClient } from '../client/requests-client';
 import {
   delegationWatchScheduleId,
@@ -28,7 +29,8 @@ import { OWNER, RORG, seedRequestOrgs } from './requests.fixtures';
 /**
  * Each loop defence triggered on purpose and stopped at its limit: the hop cap, the
  * callback-run breaker, the configuration dedup window, the lost delegation re-escalated
- * exactly once, the forgotten delegation closed only on a real entity. Real worker on the dev
+ * exactly once, the forgotten delegation closed only on a real entity, a completed delegate
+ * run's answer counted only on a real entity. Real worker on the dev
  * server and PostgreSQL; agent runs are stored rows (what the scans read).
  */
 let database: Database;
@@ -265,5 +267,77 @@ describe('the delegation watch', () => {
         .delete()
         .catch(() => undefined);
     }
+  });
+});
+
+describe('a completed delegate run closes its delegation', () => {
+  it('answers with the run result only when the named vendor exists in the org, otherwise fails it', async () => {
+    const form = {
+      fields: [
+        { name: 'vendor_id', label: 'Vendor id', kind: 'text' as const },
+        { name: 'document_id', label: 'Bill document id', kind: 'text' as const },
+      ],
+    };
+    const real = await requests.createRequest(
+      delegation('agent-run:creator:3', { answerSchema: form }),
+    );
+    const ghost = await requests.createRequest(
+      delegation('agent-run:creator:4', { answerSchema: form, title: 'Create vendor Ghost' }),
+    );
+    await applySystemWrites(database.db, [
+      {
+        orgId: RORG,
+        idempotencyKey: 'test:vendor:delegate-run',
+        kind: 'vendor.create',
+        payload: { vendorId: 'ven-delegate-run', name: 'Delegate Run Supplies' },
+      },
+    ]);
+    await new Promise((r) => setTimeout(r, 300));
+    const deps = { db: database.db, requests };
+    // Another agent type's run does not close it.
+    await expect(
+      completeDelegation(deps, {
+        orgId: RORG,
+        requestId: real.requestId,
+        agentType: 'bill_processor',
+        answer: { vendor_id: 'ven-delegate-run', document_id: 'doc-1' },
+      }),
+    ).resolves.toMatchObject({ status: 'not_delegated' });
+    const answer = { vendor_id: 'ven-delegate-run', document_id: 'doc-1' };
+    const ok = await completeDelegation(deps, {
+      orgId: RORG,
+      requestId: real.requestId,
+      agentType: 'master_data',
+      answer,
+    });
+    expect(ok).toMatchObject({
+      status: 'completed',
+      entity: { kind: 'vendor', id: 'ven-delegate-run' },
+    });
+    const done = (await requests.result(RORG, real.requestId)) as RequestView;
+    expect([done.status, done.answer, done.answeredBy]).toEqual([
+      'completed',
+      answer,
+      'agent:master_data',
+    ]);
+    // A retried activity finds it closed and changes nothing.
+    await expect(
+      completeDelegation(deps, {
+        orgId: RORG,
+        requestId: real.requestId,
+        agentType: 'master_data',
+        answer,
+      }),
+    ).resolves.toMatchObject({ status: 'not_open' });
+    // A vendor id the org does not hold is a claim, not an answer: the delegation fails.
+    const bad = await completeDelegation(deps, {
+      orgId: RORG,
+      requestId: ghost.requestId,
+      agentType: 'master_data',
+      answer: { vendor_id: 'ven-ghost', document_id: 'doc-2' },
+    });
+    expect(bad).toMatchObject({ status: 'failed', reason: expect.stringMatching(/ven-ghost/) });
+    const failed = (await requests.result(RORG, ghost.requestId)) as RequestView;
+    expect([failed.status, failed.answer]).toEqual(['failed', null]);
   });
 });

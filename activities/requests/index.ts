@@ -32,6 +32,11 @@ import {
 import { RequestsClient, type CreatedRequest } from '../../client/requests-client';
 import type { Notifier } from './notifier';
 import { readFreeText, type ReadResult } from './read-free-text';
+import {
+  completeDelegation,
+  type CompleteDelegationInput,
+  type CompleteDelegationResult,
+} from './complete-delegation';
 
 /** The form of a forwarded decision (gateway approval, analysis review). */
 export const DECISION_FORM = {
@@ -360,6 +365,17 @@ export function createRequestsActivities(deps: RequestsDeps) {
     async requestCreate(c: { input: CreateRequestInput }): Promise<CreatedRequest> {
       return new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }).createRequest(
         c.input,
+      );
+    },
+
+    /**
+     * A delegate agent's run completed: close the delegation it worked for with the run's
+     * answer when the entity it names exists in the org, else fail it (a person takes over).
+     */
+    async requestCompleteDelegation(c: CompleteDelegationInput): Promise<CompleteDelegationResult> {
+      return completeDelegation(
+        { db, requests: new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }) },
+        c,
       );
     },
 

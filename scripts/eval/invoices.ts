@@ -10,8 +10,7 @@ import {
   runsOfOrg,
   setOrgAgentSettings,
 } from '../../db/repositories/agent-runs';
-import { getVendor } from '../../db/repositories/master-data';
-import { RequestsClient } from '../../client/requests-client';
+import { getRequestRow } from '../../db/repositories/requests';
 import { upsertAgentIdentity } from '../../db/repositories/credentials';
 import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
@@ -39,7 +38,8 @@ import {
  *   3. its vendor is unknown in a fresh org, so the processor delegates it to master data (a
  *      delegation request with the bill's evidence; the run ends waiting_human); master data
  *      submits `vendor.create` (placeholder email flagged, a review request for it), and the
- *      delegation is answered with the vendor's id once the vendor exists;
+ *      runtime answers the delegation with the vendor's id when that run completes (only if
+ *      the vendor really exists; otherwise the delegation fails and a person takes it);
  *   4. the simulated approvers approve whatever the gateway puts in an approval lane (a new
  *      vendor, a placeholder email, a first posting to an account);
  *   5. the answered delegation's `request.completed` resumes the bill; it is `posted` when its
@@ -216,8 +216,8 @@ async function approvePending(
 /**
  * One bill through the flow above; the item carries what was extracted and what happened.
  * The delegation is a real request (requests: `delegation.master_data`); master data creates
- * the vendor, and the harness closes the delegation for it with the vendor's id once the vendor
- * really exists — the runtime gives a delegate agent no way yet to answer from its handler.
+ * the vendor, and when its run completes the runtime answers the delegation with the vendor's
+ * id (only once the vendor really exists); the harness only watches the request close.
  */
 export async function processBillFile(
   deps: InvoicesEvalDeps,
@@ -230,7 +230,6 @@ export async function processBillFile(
   const gw = new GatewayClient(deps.client, deps.db, deps.taskQueue, {
     decisionSecret: deps.decisionSecret,
   });
-  const requests = new RequestsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
   const events = new EventsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
   // Document ids are global (documents_pkey): the same file in another org needs its own id.
   const { document } = await ingestFile(deps, {
@@ -282,20 +281,22 @@ export async function processBillFile(
             `master_data: ${md?.id ?? run.outcome} ${result.submissions.map((s) => `${s.kind} ${s.outcome}`).join(', ')}${md?.placeholderFields?.length ? `, placeholders: ${md.placeholderFields.join(', ')}` : ''}`,
           );
         }
+        // The runtime closes the delegation when the run completes; the harness only watches.
         const d = md?.delegation;
-        if (!d?.answer || answered.has(d.requestId)) {
+        if (!d || answered.has(d.requestId)) {
           if (run.state !== 'completed') finished = true;
           continue;
         }
-        if (!(await getVendor(deps.db, orgId, d.answer.vendor_id))) continue;
+        const req = await getRequestRow(deps.db, d.requestId);
+        if (!req || req.status === 'open') continue;
         answered.add(d.requestId);
-        await requests.answerRequest({
-          requestId: d.requestId,
-          orgId,
-          answeredBy: 'agent:master_data',
-          answer: d.answer,
-        });
-        trace.push(`delegation ${d.requestId} answered: vendor ${d.answer.vendor_id}`);
+        const a = req.answer as { vendor_id?: string } | null;
+        trace.push(
+          req.status === 'completed'
+            ? `delegation ${d.requestId} answered by ${req.answeredBy}: vendor ${a?.vendor_id}`
+            : `delegation ${d.requestId} ${req.status}`,
+        );
+        if (req.status !== 'completed') finished = true;
       }
       if (run.agentType === 'bill_processor') {
         const b = billOf(result);

@@ -6,6 +6,7 @@ import {
   condition,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   log as wfLog,
   ParentClosePolicy,
   proxyActivities,
@@ -48,6 +49,7 @@ import {
   type ToolName,
 } from './tools';
 import { emitEventTool } from './emit-event';
+import { delegationToClose } from './delegation-answer';
 
 // Run bookkeeping: quick, idempotent database writes (keyed by run id and the workflow's own
 // counters), run as local activities so a state change costs no round trip via the server.
@@ -629,5 +631,23 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
   }
   if (r.status === 'waiting_human')
     return await finish('waiting_human', 'needs_human', r.summary, output, false);
+  // ---- a delegate closes the delegation it worked for ---------------------------------------
+  // The runtime answers it (an activity checks the named entity really exists), never the
+  // handler; runs recorded before this step replay without it.
+  const delegation = delegationToClose(trigger.payload, output.data);
+  if (delegation && patched('agent-run-completes-delegation')) {
+    const closed = await requests.requestCompleteDelegation({
+      orgId,
+      requestId: delegation.requestId,
+      agentType: agent.agentType,
+      answer: delegation.answer,
+    });
+    await log(
+      closed.status === 'completed'
+        ? `delegation ${closed.requestId} answered: ${closed.entity!.kind} ${closed.entity!.id}`
+        : `delegation ${closed.requestId} not answered (${closed.status}): ${closed.reason ?? ''}`,
+      closed,
+    );
+  }
   return await finish('completed', 'succeeded', null, output, false);
 }
