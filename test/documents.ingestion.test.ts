@@ -5,6 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { chunkPage } from '../activities/documents/chunking';
 import { tmpdir } from 'node:os';
 import { ingestFile } from '../client/documents';
+import { CsOrg, CsState } from '../workflows/analysis.contract';
+import { ingestionWorkflowId } from '../workflows/ingestion.contract';
 import {
   getDocument,
   loadPages,
@@ -41,6 +43,18 @@ describe('document ingestion', () => {
     const hit = hits[0]!;
     const page = pages.find((p) => p.page === hit.page)!;
     expect(page.text.slice(hit.charStart, hit.charEnd)).toBe(hit.quote);
+  });
+
+  it('shows its state to the Web UI: CsState ready and what was read, on the ingestion run', async () => {
+    const r = await ingestFile(deps(), {
+      orgId: ORG,
+      path: join(FIXTURES, 'pdf', 'statement-table.pdf'),
+    });
+    const desc = await deps()
+      .client.workflow.getHandle(ingestionWorkflowId(ORG, r.document.id))
+      .describe();
+    expect(desc.typedSearchAttributes.get(CsState)).toBe('ready');
+    expect(desc.typedSearchAttributes.get(CsOrg)).toBe(ORG);
   });
 
   it('is idempotent per content hash: the same bytes again are the same document, not re-ingested', async () => {

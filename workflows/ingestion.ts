@@ -1,4 +1,10 @@
-import { proxyActivities } from '@temporalio/workflow';
+import {
+  patched,
+  proxyActivities,
+  setCurrentDetails,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { CsState } from './analysis.contract';
 import type { createDocumentActivities } from '../activities/documents/ingest';
 import { IngestInputSchema, type IngestResult } from './ingestion.contract';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors';
@@ -24,5 +30,20 @@ export async function ingestionWorkflow(raw: unknown): Promise<IngestResult> {
       ErrorType.InvalidRequest,
       `Invalid ingestion input: ${parsed.error.message}`,
     );
-  return ingestDocument(parsed.data);
+  // The Web UI filters ingestions by state (CsState) and shows the document being read.
+  const visible = patched('ingestion-state-attribute');
+  const show = (state: 'ingesting' | 'ready' | 'failed', detail: string) => {
+    if (!visible) return;
+    upsertSearchAttributes([{ key: CsState, value: state }]);
+    setCurrentDetails(`**${state}** — ${detail}`);
+  };
+  show('ingesting', `document ${parsed.data.documentId}`);
+  try {
+    const result = await ingestDocument(parsed.data);
+    show('ready', `${result.pagesIngested} of ${result.pageCount} pages in ${result.seconds}s`);
+    return result;
+  } catch (err) {
+    show('failed', err instanceof Error ? err.message : String(err));
+    throw err;
+  }
 }
