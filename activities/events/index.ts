@@ -68,6 +68,8 @@ export function createEventsActivities(deps: EventsDeps) {
       type: string;
       /** The event is a request's callback (the loop breaker counts and may block it). */
       callback?: boolean;
+      /** A callback's creating agent type: the only agent it resumes. */
+      callbackFor?: string | null;
     }): Promise<{ agents: AgentSnapshot[]; limits: RunLimits; blocked?: string }> {
       if (q.callback) {
         const n = await completedCallbackRuns(
@@ -89,6 +91,7 @@ export function createEventsActivities(deps: EventsDeps) {
       }
       const subscribed = await enabledSubscribers(db, q.type);
       const agents = subscribed.flatMap((t) => {
+        if (q.callbackFor && t !== q.callbackFor) return [];
         const a = deps.agents.get(t);
         return a ? [a] : [];
       });

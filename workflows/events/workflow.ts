@@ -29,7 +29,7 @@ import {
   type EventRunSummary,
   type EventState,
 } from './contract';
-import { isCallbackTrigger } from '../requests/loop-defences';
+import { callbackCreatorOf, isCallbackTrigger } from '../requests/loop-defences';
 
 // Bookkeeping rows are quick, idempotent database writes: local activities, so recording a
 // state costs no round trip through the server (pickup latency and throughput both gain).
@@ -114,6 +114,7 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
       orgId: envelope.orgId,
       type: envelope.type,
       callback: isCallbackTrigger({ payload: envelope.payload }),
+      callbackFor: callbackCreatorOf(envelope.payload),
     }),
   ]);
   seq = 1; // the accepted row carries transition 1 (pending) at the acceptance time

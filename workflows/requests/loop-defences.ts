@@ -41,6 +41,17 @@ export function isCallbackTrigger(trigger: { payload: Record<string, unknown> })
   return trigger.payload.requestCallback === true;
 }
 
+/**
+ * The agent type a request callback resumes (the request's creator), or null: a callback is
+ * dispatched to its creator only, so other subscribers of request.completed neither run nor
+ * count against the callback breaker.
+ */
+export function callbackCreatorOf(payload: Record<string, unknown>): string | null {
+  if (!isCallbackTrigger({ payload })) return null;
+  const t = payload.createdByAgentType;
+  return typeof t === 'string' && t.length > 0 ? t : null;
+}
+
 /** The next hop of an agent-to-agent hand-off, or a person once the cap is reached. */
 export function nextHop(hop: number): { to: 'agent'; hop: number } | { to: 'human'; hop: number } {
   return hop + 1 > MAX_TRIAGE_HOPS ? { to: 'human', hop } : { to: 'agent', hop: hop + 1 };
