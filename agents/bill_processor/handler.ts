@@ -41,7 +41,8 @@ const DelegationAnswer = z.object({
 type Extraction = ToolOutput<'bill_read'>;
 export interface BillOutcome {
   documentId: string;
-  outcome: 'posted' | 'human_review' | 'vendor_unknown' | 'duplicate';
+  /** not_a_bill: nothing bill-like was read (no number, no amount): handed to triage. */
+  outcome: 'posted' | 'human_review' | 'vendor_unknown' | 'duplicate' | 'not_a_bill';
   reasons: string[];
   vendorId: string | null;
   submissionId: string | null;
@@ -112,7 +113,7 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
   for (const d of docs)
     bills.push(await processBill(ctx, d.documentId, d.vendorId, settings.tax_line_description));
   const count = (o: BillOutcome['outcome']) => bills.filter((b) => b.outcome === o).length;
-  const summary = `${bills.length} bill(s): ${count('posted')} posted, ${count('human_review')} for review, ${count('vendor_unknown')} waiting for a vendor, ${count('duplicate')} duplicate`;
+  const summary = `${bills.length} bill(s): ${count('posted')} posted, ${count('human_review')} for review, ${count('vendor_unknown')} waiting for a vendor, ${count('duplicate')} duplicate, ${count('not_a_bill')} handed to triage`;
   for (const b of bills) await ask(ctx, b);
   const open = bills.filter((b) => b.outcome === 'human_review' || b.outcome === 'vendor_unknown');
   const status =
@@ -154,6 +155,25 @@ async function ask(ctx: AgentContext, b: BillOutcome): Promise<void> {
       b.reasons.push(`delegation refused: ${err instanceof Error ? err.message : String(err)}`);
       b.outcome = 'human_review';
     }
+  }
+  if (b.outcome === 'not_a_bill') {
+    const t = await ctx.tool('emit_event', {
+      type: 'triage.requested',
+      payload: {
+        documentId: b.documentId,
+        reason:
+          `not readable as a supplier bill: ${b.reasons.join('; ') || 'no invoice number and no amount'}`.slice(
+            0,
+            2000,
+          ),
+        // Its owner is bill.received whatever brought it here: triage never routes it back.
+        from: { agentType: ctx.agentType, eventType: 'bill.received' },
+      },
+    });
+    await ctx.log(`${b.documentId} handed to triage: ${t.status}`, t);
+    if (t.status !== 'refused') return;
+    b.reasons.push(`triage hand-off refused: ${t.detail ?? 'hop cap'}`);
+    b.outcome = 'human_review';
   }
   if (b.outcome !== 'human_review') return;
   const r = await ctx.request({
@@ -211,6 +231,9 @@ async function processBill(
     currency: ex.currency,
     reasons: ex.reasons,
   });
+  // Nothing bill-like at all: not this agent's document. Triage finds its owner.
+  if (ex.outcome !== 'ready' && !ex.invoiceNumber && !ex.amount)
+    return { ...base, outcome: 'not_a_bill', reasons: ex.reasons, extraction: ex };
   if (
     ex.outcome !== 'ready' ||
     !ex.minor ||

@@ -138,6 +138,25 @@ export const TOOL_DEFINITIONS = {
       ),
     }),
   },
+  document_outline: {
+    kind: 'read',
+    description:
+      'What an ingested document is, to route it: its title, type, page count and the opening text of its first pages (at most `chars` characters).',
+    input: z
+      .object({
+        documentId: Id,
+        chars: z.number().int().min(200).max(8000).default(4000),
+      })
+      .strict(),
+    output: z.object({
+      documentId: z.string(),
+      title: z.string(),
+      docType: z.string().nullable(),
+      mimeType: z.string(),
+      pageCount: z.number().int(),
+      opening: z.string(),
+    }),
+  },
   ap_context: {
     kind: 'read',
     description:

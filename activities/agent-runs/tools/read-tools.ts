@@ -113,6 +113,35 @@ const documentSearch: Impl<'document_search'> = async (db, orgId, { query, docId
   };
 };
 
+/** A document's identity and opening text: enough to tell a bill from a filing. */
+const documentOutline: Impl<'document_outline'> = async (db, orgId, { documentId, chars }) => {
+  const doc = await getDocument(db, orgId, documentId);
+  if (!doc)
+    throw permanentFailure(
+      ErrorType.UnknownEntity,
+      `unknown document ${documentId} in org ${orgId}`,
+    );
+  if (doc.status !== 'ready')
+    throw permanentFailure(
+      ErrorType.UnknownEntity,
+      `document ${documentId} is ${doc.status}, not ready to read`,
+    );
+  const pages = await loadPages(db, orgId, documentId);
+  let opening = '';
+  for (const p of pages) {
+    if (opening.length >= chars) break;
+    opening += (opening ? '\n' : '') + p.text.slice(0, chars - opening.length);
+  }
+  return {
+    documentId,
+    title: doc.title,
+    docType: doc.docType,
+    mimeType: doc.mimeType,
+    pageCount: pages.length,
+    opening,
+  };
+};
+
 /** The bundled AP context: everything a bill needs about its vendor, in one call. */
 const apContext: Impl<'ap_context'> = async (db, orgId, { vendorId }) => {
   const vendor = await getVendor(db, orgId, vendorId);
@@ -212,6 +241,7 @@ export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {
   trial_balance: trialBalanceTool,
   bank_accounts_list: bankAccountsList,
   document_search: documentSearch,
+  document_outline: documentOutline,
   ap_context: apContext,
   bank_context: bankContext,
   bank_lines_asked: bankLinesAsked,
