@@ -4,7 +4,15 @@ import type { CliContext } from '../client/commands/context';
 import { issueApiKey } from '../db/repositories/credentials';
 import { testConfig } from './support/worker';
 import { RequestsClient, type InboxItem } from '../client/requests-client';
-import { seedGatewayOrgs, journalPost, OWNER, ORG } from './gateway.fixtures';
+import {
+  seedGatewayOrgs,
+  journalPost,
+  APPROVER_1,
+  APPROVER_2,
+  CLERK,
+  OWNER,
+  ORG,
+} from './gateway.fixtures';
 import { TEN_K, startAnalysisEnv, type AnalysisEnv } from './support/analysis-env';
 
 /**
@@ -31,9 +39,12 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function inboxUntil(pred: (items: InboxItem[]) => boolean): Promise<InboxItem[]> {
+async function inboxUntil(
+  pred: (items: InboxItem[]) => boolean,
+  userId = OWNER,
+): Promise<InboxItem[]> {
   for (let i = 0; i < 300; i++) {
-    const items = await requests.listInbox({ orgId: ORG, userId: OWNER });
+    const items = await requests.listInbox({ orgId: ORG, userId });
     if (pred(items)) return items;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -104,6 +115,46 @@ it('lists an analysis review, a gateway approval and an agent request for the sa
       answer: { decision: 'reject' },
     }),
   ).rejects.toThrow(/a rejection needs a note/);
+});
+
+it("keeps a write that needs two approvals in every approver's inbox until each has voted", async () => {
+  const write = journalPost({ amount: '3000000' });
+  await gateway.submit(write);
+  const view = await gateway.settle(ORG, write.idempotencyKey);
+  expect([view.status, view.risk?.lane, view.risk?.requiredApprovals]).toEqual([
+    'awaiting_approval',
+    'high',
+    2,
+  ]);
+  const mine = (items: InboxItem[]) =>
+    items.find((x) => x.source === 'gateway_approval' && x.linkKey === write.idempotencyKey);
+  // Routed to one assignee (the owner), yet listed for both approvers; not for a clerk.
+  const first = mine(await inboxUntil((xs) => !!mine(xs), APPROVER_1))!;
+  expect(mine(await requests.listInbox({ orgId: ORG, userId: APPROVER_2 }))).toBeDefined();
+  expect(mine(await requests.listInbox({ orgId: ORG, userId: CLERK }))).toBeUndefined();
+  expect(first.route).toBe('owner');
+
+  await requests.answerRequest({
+    requestId: first.requestId,
+    orgId: ORG,
+    answeredBy: APPROVER_1,
+    answer: { decision: 'approve' },
+  });
+  // Her vote is in: gone from her list, still in the second approver's.
+  await inboxUntil((xs) => !mine(xs), APPROVER_1);
+  const second = mine(await requests.listInbox({ orgId: ORG, userId: APPROVER_2 }))!;
+  expect(second.requestId).toBe(first.requestId);
+  await requests.answerRequest({
+    requestId: second.requestId,
+    orgId: ORG,
+    answeredBy: APPROVER_2,
+    answer: { decision: 'approve' },
+  });
+  const result = await gateway.result(ORG, write.idempotencyKey);
+  expect(result.outcome).toBe('applied');
+  expect(result.votes.map((v) => v.userId).sort()).toEqual([APPROVER_2, APPROVER_1].sort());
+  await inboxUntil((xs) => !mine(xs), APPROVER_2);
+  await inboxUntil((xs) => !mine(xs), OWNER);
 });
 
 /** Runs one CLI command in-process as the holder of `apiKey`; returns its parsed JSON output. */

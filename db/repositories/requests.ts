@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
 import {
   agentRuns,
+  gatewayPlanVotes,
   humanRequestEvents,
   humanRequestNotifications,
   humanRequests,
@@ -155,16 +156,38 @@ export async function requestsOfOrg(
     .limit(opts.limit);
 }
 
-/** A person's inbox: the open requests of one org assigned to them, oldest due first. */
+/** Who may vote on a gateway approval (the gateway checks the same roles when a vote arrives). */
+export const APPROVER_ROLES = ['approver', 'admin', 'owner'] as const;
+
+/**
+ * A person's inbox, oldest due first: the open requests of one org assigned to them, and every
+ * open gateway approval of the org they may still vote on — they hold an approver role there,
+ * did not submit it, and have not voted on its current plan revision. A write that needs two
+ * approvals is routed to one assignee but waits in every approver's list until it is decided.
+ */
 export async function inboxRows(db: Db, orgId: string, userId: string): Promise<RequestRow[]> {
+  const mayVote = and(
+    eq(humanRequests.linkKind, 'gateway_approval'),
+    sql`${humanRequests.createdByUserId} is distinct from ${userId}`,
+    sql`exists (select 1 from ${memberships} where ${memberships.orgId} = ${humanRequests.orgId}
+      and ${memberships.userId} = ${userId}
+      and ${memberships.role} in (${sql.join(
+        APPROVER_ROLES.map((r) => sql`${r}`),
+        sql`, `,
+      )}))`,
+    sql`not exists (select 1 from ${gatewayPlanVotes}
+      where ${gatewayPlanVotes.submissionId} = ${humanRequests.evidence}->>'submissionId'
+      and ${gatewayPlanVotes.revision} = coalesce((${humanRequests.evidence}->>'revision')::int, 0)
+      and ${gatewayPlanVotes.approverUserId} = ${userId})`,
+  );
   return db
     .select()
     .from(humanRequests)
     .where(
       and(
         eq(humanRequests.orgId, orgId),
-        eq(humanRequests.assigneeUserId, userId),
         eq(humanRequests.status, 'open'),
+        or(eq(humanRequests.assigneeUserId, userId), mayVote),
       ),
     )
     .orderBy(asc(humanRequests.dueAt), asc(humanRequests.id));
