@@ -186,6 +186,14 @@ describe('one line', () => {
         [],
         [bill(), bill({ id: 'bill-b', billNumber: 'INV-00043' })],
       ),
+    ).toMatchObject({ kind: 'settle_bill', billId: 'bill-b' });
+    // A line naming both bills decides nothing.
+    expect(
+      decideLine(
+        line({ reference: 'INV 42 / INV 43' }),
+        [],
+        [bill(), bill({ id: 'bill-b', billNumber: 'INV-00043' })],
+      ),
     ).toMatchObject({ kind: 'ask' });
   });
 });
