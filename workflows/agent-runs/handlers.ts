@@ -3,6 +3,7 @@ import { handle as documentAnalyst } from '../../agents/document_analyst/handler
 import { handle as bankTransactionProcessor } from '../../agents/bank_transaction_processor/handler';
 import { handle as billProcessor } from '../../agents/bill_processor/handler';
 import { handle as masterData } from '../../agents/master_data/handler';
+import { handle as reconciliation } from '../../agents/reconciliation/handler';
 
 /**
  * Code and hybrid handlers by agent type. They are bundled with the workflows (they run in
@@ -14,4 +15,5 @@ export const AGENT_HANDLERS: Readonly<Record<string, AgentHandler>> = {
   bank_transaction_processor: bankTransactionProcessor,
   bill_processor: billProcessor,
   master_data: masterData,
+  reconciliation,
 };
