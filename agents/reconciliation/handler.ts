@@ -306,6 +306,8 @@ async function onStatement(ctx: AgentContext, s: Settings): Promise<HandlerResul
     counts.asked = asking.length;
   }
   const summary = `statement ${statementRef}: ${counts.matched} matched to entries, ${counts.settled} bill(s) settled, ${counts.asked} asked, ${counts.handedOn} handed to the bank transaction processor${counts.left > 0 ? `, ${counts.left} left pending` : ''}`;
+  // The last step under the run's slot: the next statement of the org starts after it.
+  await ctx.log(summary, counts);
   return {
     status: requestId ? 'waiting_human' : 'succeeded',
     summary,
