@@ -9,6 +9,7 @@ import { RequestsClient } from '../client/requests-client';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { getRunRecord, runsOfOrg, setOrgAgentSettings } from '../db/repositories/agent-runs';
 import { getEntry } from '../db/repositories/ledger';
+import { unmatchedEntriesOn } from '../db/repositories/reconciliation';
 import { upsertAgentIdentity } from '../db/repositories/credentials';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import {
@@ -320,6 +321,80 @@ it('reconciles a statement: settles, matches, asks once, hands on; idempotent; o
     .from(bills)
     .where(and(eq(bills.orgId, ORG), eq(bills.billNumber, 'KB-101')));
   expect(kb101!.settledAt).toBeNull();
+
+  // The bank processor's answers post the handed-on lines against the statement's bank
+  // account; those entries are that line's own, never a rule-a candidate for another line.
+  const bankRequests = await db
+    .select()
+    .from(humanRequests)
+    .where(
+      and(
+        eq(humanRequests.orgId, ORG),
+        eq(humanRequests.createdByAgentType, 'bank_transaction_processor'),
+      ),
+    );
+  expect(bankRequests).toHaveLength(2);
+  const bankRunsBefore = (await runsOfOrg(db, ORG)).filter(
+    (r) => r.agentType === 'bank_transaction_processor',
+  ).length;
+  for (const r of bankRequests) {
+    const fields = (r.answerSchema as { fields: { name: string; items: { id: string }[] }[] })
+      .fields;
+    await requests.answerRequest({
+      requestId: r.id,
+      orgId: ORG,
+      answeredBy: OWNER,
+      answer: Object.fromEntries(
+        fields.map((f) => [
+          f.name,
+          Object.fromEntries(
+            f.items.map((i) => [
+              i.id,
+              i.id.endsWith(byExt.get('bank:RC-0005')!.id) ? '4000' : '7900',
+            ]),
+          ),
+        ]),
+      ),
+    });
+  }
+  await quiet(
+    (runs) =>
+      runs.filter(
+        (r) =>
+          r.agentType === 'bank_transaction_processor' &&
+          triggerOf(r) === 'request.completed' &&
+          r.state === 'completed',
+      ).length >= bankRequests.length && runs.length > bankRunsBefore,
+  );
+  const posted = await db.execute<{
+    key: string;
+    account_id: string;
+    debit: string;
+    credit: string;
+  }>(
+    sql`select e.idempotency_key as key, l.account_id, l.debit::text, l.credit::text
+          from journal_entries e join journal_lines l on l.entry_id = e.id
+         where e.org_id = ${ORG} and e.idempotency_key like 'batch-entry:statement:%'
+         order by e.idempotency_key, l.line_no`,
+  );
+  const bankSide = posted.rows.filter((r) => r.account_id === acc('1010'));
+  expect(bankSide.map((r) => [r.debit, r.credit]).sort()).toEqual(
+    [
+      ['0', '1250'],
+      ['0', '4217'],
+      ['150000', '0'],
+    ].sort(),
+  );
+  const candidates = await unmatchedEntriesOn(
+    db,
+    ORG,
+    acc('1010'),
+    'EUR',
+    '2025-03-01',
+    '2025-05-31',
+  );
+  // Every other entry on the bank account is matched: nothing is left to match a new line to.
+  expect(candidates).toEqual([]);
 
   // The same file again changes nothing: no line, write, request or hand-on more.
   const count = async () => ({

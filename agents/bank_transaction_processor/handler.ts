@@ -271,7 +271,7 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
   const maxItems = 50 * s.items_per_field;
   const asking = ask.slice(0, maxItems);
   const codes = c.accounts
-    .filter((a) => a.active && a.id !== c.creditAccountId)
+    .filter((a) => a.active && a.id !== c.creditAccountId && a.id !== statementCredit)
     .map((a) => a.code)
     .slice(0, 2000);
   const fields = [];

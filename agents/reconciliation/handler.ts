@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/context';
 import {
+  STATEMENT_FEED_ID,
   STATEMENT_LINES_PAGE,
   type StoredBankLine,
   type ToolInput,
@@ -154,7 +155,7 @@ async function handOn(
       const r = await ctx.tool('emit_event', {
         type: UNRECONCILED_EVENT,
         payload: {
-          feedId: 'statement',
+          feedId: STATEMENT_FEED_ID,
           batchId: `${batchId}#${i / s.hand_on_batch + 1}`.slice(0, 200),
           currency: part[0]!.currency,
           bankAccountId,

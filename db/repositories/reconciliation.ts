@@ -11,6 +11,7 @@ import {
   vendors,
   type ReconciliationStatus,
 } from '../schema';
+import { STATEMENT_FEED_ID } from '../../workflows/agent-runs/tools';
 
 /**
  * The reconciliation agent's reads and its memory: statement lines stored as bank lines (once
@@ -141,8 +142,16 @@ function storedLine(l: typeof bankLines.$inferSelect): StoredLine {
 }
 
 /**
+ * Entries the bank processor posted for a statement line handed on to it (journal.post_batch
+ * keys each entry `batch-entry:<line key>`, the line key `statement:<bank line id>`): that
+ * line's own. A LIKE prefix, its wildcards escaped.
+ */
+const handedOnKeyPrefix = `batch-entry:${STATEMENT_FEED_ID}:`.replace(/[%_\\]/g, '\\$&');
+
+/**
  * Posted entries dated from..to that move money on the ledger account (net debit minus
- * credit, in the currency) and that no bank line is matched to yet.
+ * credit, in the currency), that no bank line is matched to yet and that were not posted by
+ * the bank transaction processor for a statement line handed on to it.
  */
 export async function unmatchedEntriesOn(
   db: Db,
@@ -162,6 +171,7 @@ export async function unmatchedEntriesOn(
            and l.account_id = ${ledgerAccountId} and l.currency = ${currency}
            and not exists (select 1 from bank_lines b
                             where b.org_id = e.org_id and b.matched_entry_id = e.id)
+           and e.idempotency_key not like ${`${handedOnKeyPrefix}%`}
          group by e.id, e.entry_date, e.memo
         having sum(l.debit - l.credit) <> 0
          order by e.entry_date, e.id

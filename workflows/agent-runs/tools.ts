@@ -84,6 +84,12 @@ export const StoredBankLineSchema = StatementLineInputSchema.extend({
   bankAccountId: Id,
 });
 export type StoredBankLine = z.infer<typeof StoredBankLineSchema>;
+/**
+ * The feed id of statement lines the reconciliation agent hands to the bank transaction
+ * processor: their entries (batch-entry:statement:<bank line id>) belong to that line and are
+ * never a candidate for another one.
+ */
+export const STATEMENT_FEED_ID = 'statement';
 /** Statement lines per store call (each payload stays well under Temporal's 2 MB). */
 export const STATEMENT_LINES_PAGE = 1000;
 const ReconciliationStatusSchema = z.enum(['pending', 'matched', 'settled', 'asked', 'handed_on']);
