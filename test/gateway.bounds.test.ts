@@ -117,6 +117,7 @@ const SAMPLES: Record<string, unknown> = {
   'vendor.create': { name: 'V' },
   'vendor.update': { vendorId: 'v', changes: { name: 'W' } },
   'bank_line.match': { bankLineId: 'l', entryId: 'e' },
+  'bill.settle': { billId: 'b', bankLineId: 'l' },
   'period.close': { period: '2025-03' },
   'period.reopen': { period: '2025-03', reason: 'r' },
   'customer.create': { name: 'C' },

@@ -19,6 +19,11 @@ import {
  * lines the same way and records the answers: its memory, per org.
  */
 export const CARD_LINES_EVENT = 'card.transactions_imported';
+/**
+ * Statement lines the reconciliation agent found no match for: the same lines (spending
+ * positive), credited to the statement's bank ledger account instead of the role account.
+ */
+export const UNRECONCILED_LINES_EVENT = 'bank.lines_unreconciled';
 
 const SignedMinor = z
   .string()
@@ -42,6 +47,12 @@ export const CardLinesPayloadSchema = z
   })
   .strict();
 export type CardLinesPayload = z.input<typeof CardLinesPayloadSchema>;
+export const UnreconciledLinesPayloadSchema = CardLinesPayloadSchema.extend({
+  /** The org bank account the statement belongs to, and its ledger account (credited). */
+  bankAccountId: z.string().min(1).max(200),
+  creditAccountId: z.string().min(1).max(200),
+}).strict();
+export type UnreconciledLinesPayload = z.input<typeof UnreconciledLinesPayloadSchema>;
 
 const CallbackSchema = z.object({
   requestCallback: z.literal(true),
@@ -108,7 +119,8 @@ function formatMinor(minor: string): string {
 type Line = BankLineRecord;
 
 /** Debit the expense (credit it for a refund) against the account card spending is credited to. */
-function entryOf(l: Line, accountId: string, creditAccountId: string) {
+function entryOf(l: Line, accountId: string, roleCreditAccountId: string) {
+  const creditAccountId = l.creditAccountId ?? roleCreditAccountId;
   const amount = l.amountMinor.startsWith('-') ? l.amountMinor.slice(1) : l.amountMinor;
   const spend = !l.amountMinor.startsWith('-');
   const memo = `${l.merchant}${l.cardKey ? ` (card ${l.cardKey})` : ''}${l.taxCode ? ` VAT ${l.taxCode}` : ''}`;
@@ -160,13 +172,18 @@ async function record(ctx: AgentContext, lines: Line[]): Promise<void> {
 }
 
 async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> {
-  const parsed = CardLinesPayloadSchema.safeParse(ctx.trigger.payload);
+  const parsed = (
+    ctx.trigger.eventType === UNRECONCILED_LINES_EVENT
+      ? UnreconciledLinesPayloadSchema
+      : CardLinesPayloadSchema
+  ).safeParse(ctx.trigger.payload);
   if (!parsed.success)
     return {
       status: 'failed',
       summary: `trigger payload invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     };
   const p = parsed.data;
+  const statementCredit = 'creditAccountId' in p ? (p.creditAccountId as string) : null;
   const statementRef = `${p.feedId}:${p.batchId}`.slice(0, 300);
   const all: Line[] = p.lines.map((l) => ({
     lineKey: `${p.feedId}:${l.id}`,
@@ -181,6 +198,7 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     status: 'asked',
     accountId: null,
     requestId: null,
+    ...(statementCredit ? { creditAccountId: statementCredit } : {}),
   }));
   const c = await ctx.tool('bank_context', {
     lineKeys: all.map((l) => l.lineKey),
@@ -191,6 +209,11 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     return {
       status: 'failed',
       summary: `the chart has no account with system role ${s.credit_account_role} to credit card spending to`,
+    };
+  if (statementCredit && !c.accounts.some((a) => a.id === statementCredit && a.active))
+    return {
+      status: 'failed',
+      summary: `the statement's bank ledger account ${statementCredit} is not an active account of the chart`,
     };
   const known = new Set(c.known.map((k) => k.lineKey));
   const fresh = all.filter((l) => !known.has(l.lineKey));
@@ -248,7 +271,7 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
   const maxItems = 50 * s.items_per_field;
   const asking = ask.slice(0, maxItems);
   const codes = c.accounts
-    .filter((a) => a.active && a.id !== c.creditAccountId)
+    .filter((a) => a.active && a.id !== c.creditAccountId && a.id !== statementCredit)
     .map((a) => a.code)
     .slice(0, 2000);
   const fields = [];
@@ -372,7 +395,11 @@ async function onAnswer(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
 
 export async function handle(ctx: AgentContext): Promise<HandlerResult> {
   const s = SettingsSchema.parse(ctx.settings);
-  if (ctx.trigger.eventType === CARD_LINES_EVENT) return onImport(ctx, s);
+  if (
+    ctx.trigger.eventType === CARD_LINES_EVENT ||
+    ctx.trigger.eventType === UNRECONCILED_LINES_EVENT
+  )
+    return onImport(ctx, s);
   if (ctx.trigger.payload.requestCallback === true) return onAnswer(ctx, s);
   return { status: 'failed', summary: `unexpected trigger ${ctx.trigger.eventType}` };
 }

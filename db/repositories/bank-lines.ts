@@ -15,6 +15,7 @@ export interface BankLineRow {
   status: 'auto' | 'asked';
   accountId: string | null;
   requestId: string | null;
+  creditAccountId?: string | null;
 }
 
 const CHUNK = 1000;
@@ -111,6 +112,7 @@ export async function recordLines(
           status: l.status,
           accountId: l.accountId,
           requestId: l.requestId,
+          creditAccountId: l.creditAccountId ?? null,
         })),
       )
       .onConflictDoNothing()

@@ -3,6 +3,7 @@ import {
   accounts,
   bankAccounts,
   bankLines,
+  billSettlements,
   bills,
   customers,
   journalEntries,
@@ -115,12 +116,17 @@ export async function findBillByNumber(q: Q, orgId: string, vendorId: string, bi
   return row;
 }
 
+/** What is paid on a bill: its payments (payment.send) and its settlement by a bank line (bill.settle). */
 export async function paidOnBill(q: Q, orgId: string, billId: string): Promise<bigint> {
   const [r] = await q
     .select({ n: sql<string>`coalesce(sum(${payments.amountMinor}), 0)::text` })
     .from(payments)
     .where(and(eq(payments.orgId, orgId), eq(payments.billId, billId)));
-  return BigInt(r?.n ?? '0');
+  const [s] = await q
+    .select({ n: sql<string>`coalesce(sum(${billSettlements.amountMinor}), 0)::text` })
+    .from(billSettlements)
+    .where(and(eq(billSettlements.orgId, orgId), eq(billSettlements.billId, billId)));
+  return BigInt(r?.n ?? '0') + BigInt(s?.n ?? '0');
 }
 
 export async function getBankLine(q: Q, orgId: string, id: string) {

@@ -40,6 +40,8 @@ export const bankLineClassifications = pgTable(
     taxCode: text('tax_code'),
     status: text('status', { enum: BANK_LINE_STATUSES }).notNull(),
     accountId: text('account_id'),
+    /** The account the line is credited to when not the agent's role account (a statement's bank account). */
+    creditAccountId: text('credit_account_id'),
     requestId: text('request_id'),
     runId: text('run_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -11,3 +11,4 @@ export * from './credentials';
 export * from './gateway-plans';
 export * from './requests';
 export * from './bank-lines';
+export * from './reconciliation';

@@ -225,6 +225,8 @@ export const bills = pgTable(
     submissionId: text('submission_id')
       .notNull()
       .references(() => gatewaySubmissions.id),
+    /** Set by bill.settle (a bank line paid it); its bill_settlements row says how. */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [
     unique('bills_org_vendor_number').on(t.orgId, t.vendorId, t.billNumber),
@@ -312,6 +314,11 @@ export const bankLines = pgTable(
     amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
     currency: text('currency').notNull(),
     description: text('description').notNull(),
+    /** The statement line's stable id (`bank:<id>` or `sha256:<hex>`): stored once per account. */
+    externalId: text('external_id'),
+    reference: text('reference'),
+    counterpartyName: text('counterparty_name'),
+    counterpartyAccount: text('counterparty_account'),
     matchedEntryId: text('matched_entry_id'),
     matchedBySubmission: text('matched_by_submission').references(() => gatewaySubmissions.id),
     matchedAt: timestamp('matched_at', { withTimezone: true }),
@@ -334,5 +341,54 @@ export const bankLines = pgTable(
       .on(t.matchedEntryId)
       .where(sql`${t.matchedEntryId} is not null`),
     index('bank_lines_org_account').on(t.orgId, t.bankAccountId),
+    // A re-delivered statement stores nothing twice.
+    uniqueIndex('bank_lines_account_external_id')
+      .on(t.orgId, t.bankAccountId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+  ],
+);
+
+/**
+ * A bill paid by a bank line outside payment.send, applied by bill.settle in one transaction
+ * with its entry (Dr the AP account the bill credited, Cr the bank's ledger account), the bank
+ * line's match and the bill's settled_at. At most one per bill and one per bank line.
+ */
+export const billSettlements = pgTable(
+  'bill_settlements',
+  {
+    id: text('id').notNull(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    billId: text('bill_id').notNull(),
+    bankLineId: text('bank_line_id').notNull(),
+    entryId: text('entry_id').notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => gatewaySubmissions.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'bill_settlements_org_pk', columns: [t.orgId, t.id] }),
+    unique('bill_settlements_one_per_bill').on(t.orgId, t.billId),
+    unique('bill_settlements_one_per_bank_line').on(t.orgId, t.bankLineId),
+    foreignKey({
+      name: 'bill_settlements_bill_same_org',
+      columns: [t.orgId, t.billId],
+      foreignColumns: [bills.orgId, bills.id],
+    }),
+    foreignKey({
+      name: 'bill_settlements_bank_line_same_org',
+      columns: [t.orgId, t.bankLineId],
+      foreignColumns: [bankLines.orgId, bankLines.id],
+    }),
+    foreignKey({
+      name: 'bill_settlements_entry_same_org',
+      columns: [t.orgId, t.entryId],
+      foreignColumns: [journalEntries.orgId, journalEntries.id],
+    }),
+    check('bill_settlements_amount_positive', sql`${t.amountMinor} > 0`),
   ],
 );

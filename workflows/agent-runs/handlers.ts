@@ -4,6 +4,7 @@ import { handle as bankTransactionProcessor } from '../../agents/bank_transactio
 import { handle as billProcessor } from '../../agents/bill_processor/handler';
 import { handle as masterData } from '../../agents/master_data/handler';
 import { handle as triage } from '../../agents/triage/handler';
+import { handle as reconciliation } from '../../agents/reconciliation/handler';
 
 /**
  * Code and hybrid handlers by agent type. They are bundled with the workflows (they run in
@@ -16,4 +17,5 @@ export const AGENT_HANDLERS: Readonly<Record<string, AgentHandler>> = {
   bill_processor: billProcessor,
   master_data: masterData,
   triage,
+  reconciliation,
 };

@@ -58,10 +58,41 @@ export const BankLineRecordSchema = z
     status: z.enum(['auto', 'asked']),
     accountId: Id.nullable(),
     requestId: Id.nullable(),
+    /** The account to credit instead of the agent's role account (a statement's bank account). */
+    creditAccountId: Id.nullable().optional(),
   })
   .strict();
 export type BankLineRecord = z.infer<typeof BankLineRecordSchema>;
 const MAX_BANK_LINES = 10_000;
+
+const DateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A line of a bank statement as the reconciliation agent stores it (bank_lines): money in positive. */
+export const StatementLineInputSchema = z
+  .object({
+    externalId: z.string().min(1).max(200),
+    bookedOn: DateString,
+    amountMinor: Minor,
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    description: z.string().max(2000),
+    reference: z.string().max(500).nullable(),
+    counterpartyName: z.string().max(500).nullable(),
+    counterpartyAccount: z.string().max(100).nullable(),
+  })
+  .strict();
+export const StoredBankLineSchema = StatementLineInputSchema.extend({
+  id: Id,
+  bankAccountId: Id,
+});
+export type StoredBankLine = z.infer<typeof StoredBankLineSchema>;
+/**
+ * The feed id of statement lines the reconciliation agent hands to the bank transaction
+ * processor: their entries (batch-entry:statement:<bank line id>) belong to that line and are
+ * never a candidate for another one.
+ */
+export const STATEMENT_FEED_ID = 'statement';
+/** Statement lines per store call (each payload stays well under Temporal's 2 MB). */
+export const STATEMENT_LINES_PAGE = 1000;
+const ReconciliationStatusSchema = z.enum(['pending', 'matched', 'settled', 'asked', 'handed_on']);
 /** Lines per memory call: each payload stays well under Temporal's 2 MB. */
 export const BANK_LINES_PAGE = 1000;
 
@@ -246,6 +277,105 @@ export const TOOL_DEFINITIONS = {
       })
       .strict(),
     output: z.object({ resolved: z.number().int() }),
+  },
+  bank_account_resolve: {
+    kind: 'read',
+    description:
+      "The org's own active bank account with this IBAN or account number (spaces and case ignored) in this currency, with its ledger account; null with the reason when there is none.",
+    input: z
+      .object({
+        iban: z.string().max(50).nullable(),
+        number: z.string().max(50).nullable(),
+        currency: z.string().regex(/^[A-Z]{3}$/),
+      })
+      .strict(),
+    output: z.object({
+      bankAccount: z
+        .object({
+          id: z.string(),
+          holderName: z.string(),
+          currency: z.string(),
+          ledgerAccountId: z.string(),
+        })
+        .nullable(),
+      reason: z.string().nullable(),
+    }),
+  },
+  bank_statement_store: {
+    kind: 'memory',
+    description:
+      "Stores a page of a statement's lines as bank lines of the org's bank account (source data, not books), once per line's externalId, and returns the lines of the page still waiting for reconciliation (new, or left pending by a run that stopped).",
+    input: z
+      .object({
+        bankAccountId: Id,
+        lines: z.array(StatementLineInputSchema).max(STATEMENT_LINES_PAGE),
+      })
+      .strict(),
+    output: z.object({ stored: z.number().int(), pending: z.array(StoredBankLineSchema) }),
+  },
+  reconciliation_context: {
+    kind: 'read',
+    description:
+      "What bank lines of one bank account may match, in one call: its ledger account; the posted entries between from and to that move money on it and no bank line is matched to yet (net movement, debit positive); and the org's open bills (not settled, not paid) in the account's currency issued by `to` and due from `from`, with their vendor's name and bank details.",
+    input: z.object({ bankAccountId: Id, from: DateString, to: DateString }).strict(),
+    output: z.object({
+      ledgerAccountId: z.string(),
+      currency: z.string(),
+      entries: z.array(
+        z.object({
+          entryId: z.string(),
+          entryDate: z.string(),
+          netMinor: Minor,
+          memo: z.string(),
+        }),
+      ),
+      bills: z.array(
+        z.object({
+          id: z.string(),
+          billNumber: z.string(),
+          billDate: z.string(),
+          dueDate: z.string(),
+          currency: z.string(),
+          totalMinor: Minor,
+          vendorId: z.string(),
+          vendorName: z.string(),
+          vendorAccounts: z.array(z.string()),
+        }),
+      ),
+    }),
+  },
+  reconciliation_record: {
+    kind: 'memory',
+    description:
+      "Records what the run decided for stored bank lines: matched or settled (with the submission), asked (with the request and the ids offered) or handed on. A line moves only forward from pending, or from asked when its request's answer is applied.",
+    input: z
+      .object({
+        lines: z
+          .array(
+            z
+              .object({
+                bankLineId: Id,
+                status: ReconciliationStatusSchema.exclude(['pending']),
+                requestId: Id.optional(),
+                submissionId: Id.optional(),
+                candidates: z.array(Id).max(50).optional(),
+              })
+              .strict(),
+          )
+          .max(STATEMENT_LINES_PAGE),
+      })
+      .strict(),
+    output: z.object({ recorded: z.number().int() }),
+  },
+  reconciliation_asked: {
+    kind: 'read',
+    description:
+      'The bank lines still waiting in one reconciliation request, with the ids offered for each and their bank account.',
+    input: z.object({ requestId: Id }).strict(),
+    output: z.object({
+      lines: z.array(StoredBankLineSchema.extend({ candidates: z.array(z.string()) })),
+      accounts: z.array(z.object({ bankAccountId: z.string(), ledgerAccountId: z.string() })),
+    }),
   },
   bill_read: {
     kind: 'read',

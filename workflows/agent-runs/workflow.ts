@@ -45,6 +45,8 @@ import { runLlmLoop, type LoopMessage, type ModelReply } from './llm-loop';
 import {
   TOOL_DEFINITIONS,
   isToolName,
+  type MemoryToolName,
+  type ReadToolName,
   type ToolInput as ToolInputOf,
   type ToolName,
 } from './tools';
@@ -413,9 +415,14 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
         callSeq: toolCalls + 1,
         input: parsed.data as never,
       });
-    else if (tool === 'bank_lines_record' || tool === 'bank_lines_resolve')
-      out = await tools.agentMemoryTool({ orgId, runId, name: tool, input: parsed.data });
-    else out = await tools.agentReadTool({ orgId, name: tool, input: parsed.data });
+    else if (TOOL_DEFINITIONS[tool].kind === 'memory')
+      out = await tools.agentMemoryTool({
+        orgId,
+        runId,
+        name: tool as MemoryToolName,
+        input: parsed.data,
+      });
+    else out = await tools.agentReadTool({ orgId, name: tool as ReadToolName, input: parsed.data });
     toolCalls += 1;
     return out;
   };

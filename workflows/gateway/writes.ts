@@ -297,6 +297,11 @@ export const VendorUpdateSchema = z
   .strict();
 
 export const BankLineMatchSchema = z.object({ bankLineId: IdSchema, entryId: IdSchema }).strict();
+/**
+ * A bank line pays an open bill in full: Dr the AP account the bill credited, Cr the bank's
+ * ledger account, on the line's booking date; the line is matched and the bill settled.
+ */
+export const BillSettleSchema = z.object({ billId: IdSchema, bankLineId: IdSchema }).strict();
 export const PeriodCloseSchema = z.object({ period: PeriodSchema }).strict();
 export const PeriodReopenSchema = z.object({ period: PeriodSchema, reason: Text(500) }).strict();
 
@@ -414,6 +419,7 @@ export const WRITE_SCHEMAS = {
   'vendor.create': VendorCreateSchema,
   'vendor.update': VendorUpdateSchema,
   'bank_line.match': BankLineMatchSchema,
+  'bill.settle': BillSettleSchema,
   'period.close': PeriodCloseSchema,
   'period.reopen': PeriodReopenSchema,
   'customer.create': CustomerCreateSchema,

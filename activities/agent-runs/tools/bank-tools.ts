@@ -9,6 +9,7 @@ import {
   resolveLines,
 } from '../../../db/repositories/bank-lines';
 import type { MemoryToolName, ToolInput, ToolOutput } from '../../../workflows/agent-runs/tools';
+import { bankStatementStore, reconciliationRecord } from './reconciliation-tools';
 
 /**
  * The bank transaction processor's tools over its durable memory (bank_line_classifications):
@@ -75,6 +76,7 @@ export async function bankLinesAsked(
       status: 'asked' as const,
       accountId: null,
       requestId: r.requestId,
+      creditAccountId: r.creditAccountId,
     })),
   };
 }
@@ -93,4 +95,6 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryImpl<N> } = {
   bank_lines_resolve: async (db, orgId, _runId, input) => ({
     resolved: await resolveLines(db, orgId, input.requestId, input.resolutions),
   }),
+  bank_statement_store: bankStatementStore,
+  reconciliation_record: reconciliationRecord,
 };

@@ -21,6 +21,11 @@ import { getPaymentTerms, getVendor, paidOnBill } from '../../../db/repositories
 import { ErrorType, permanentFailure } from '../../../workflows/errors';
 import type { ReadToolName, ToolInput, ToolOutput } from '../../../workflows/agent-runs/tools';
 import { bankContext, bankLinesAsked } from './bank-tools';
+import {
+  bankAccountResolve,
+  reconciliationAsked,
+  reconciliationContext,
+} from './reconciliation-tools';
 
 type Impl<N extends ReadToolName> = (
   db: Db,
@@ -245,5 +250,8 @@ export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {
   ap_context: apContext,
   bank_context: bankContext,
   bank_lines_asked: bankLinesAsked,
+  bank_account_resolve: bankAccountResolve,
+  reconciliation_context: reconciliationContext,
+  reconciliation_asked: reconciliationAsked,
   bill_read: billRead,
 };
