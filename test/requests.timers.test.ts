@@ -9,9 +9,11 @@ import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createRequestsActivities } from '../activities/requests';
 import {
+  DELIVERY_HEADER,
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
   createNotifier,
+  deliveryId,
   verifyWebhook,
 } from '../activities/requests/notifier';
 import { RequestsClient } from '../client/requests-client';
@@ -45,9 +47,11 @@ let smtp: SMTPServer;
 let hook: Server;
 const mails: { to: string[]; data: string }[] = [];
 const hooks: {
-  body: { purpose: string; requestId: string; assignee: { email: string } };
+  body: { purpose: string; requestId: string; deliveryId: string; assignee: { email: string } };
   valid: boolean;
+  delivery: string | undefined;
 }[] = [];
+let notifierConfig: Parameters<typeof createNotifier>[0];
 const taskQueue = `requests-${randomBytes(4).toString('hex')}`;
 let worker: Worker | undefined;
 let running: Promise<void> | undefined;
@@ -90,6 +94,7 @@ beforeAll(async () => {
           },
           body,
         ),
+        delivery: req.headers[DELIVERY_HEADER] as string | undefined,
       });
       res.writeHead(204).end();
     });
@@ -109,6 +114,12 @@ beforeAll(async () => {
       ]),
     ),
   });
+  notifierConfig = {
+    smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+    from: 'countersign@acme-books.io',
+    webhookUrl: `http://127.0.0.1:${hookPort}/notify`,
+    webhookSecret: WEBHOOK_SECRET,
+  };
   database = await createTestDatabase();
   await seedRequestOrgs(database.db);
   requests = new RequestsClient(testEnv.client, database.db, { taskQueue });
@@ -123,12 +134,7 @@ beforeAll(async () => {
       db: database.db,
       client: testEnv.client,
       taskQueue,
-      notifier: createNotifier({
-        smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-        from: 'countersign@acme-books.io',
-        webhookUrl: `http://127.0.0.1:${hookPort}/notify`,
-        webhookSecret: WEBHOOK_SECRET,
-      }),
+      notifier: createNotifier(notifierConfig),
       anthropic: null,
       model: 'claude-haiku-4-5',
     }),
@@ -173,6 +179,38 @@ describe('request timers and notices', () => {
     expect(signed.every((h) => h.valid)).toBe(true);
     const notes = await notificationsOf(database.db, c.requestId);
     expect(notes.filter((n) => n.status === 'sent')).toHaveLength(24);
+  });
+
+  it('sends a notice again with the same delivery id, so a resend after a lost record can be dropped', async () => {
+    // A worker that died after sending and before recording retries the send: at-least-once.
+    const notifier = createNotifier(notifierConfig);
+    const notice = {
+      requestId: 'hr_resend_probe',
+      orgId: RORG,
+      purpose: 'assigned',
+      type: 'classification',
+      title: 'Ledger codes',
+      question: 'Which codes?',
+      dueAt: new Date(0).toISOString(),
+      assigneeUserId: OWNER,
+      email: 'olga@acme-books.io',
+    };
+    for (let i = 0; i < 2; i++)
+      for (const ch of ['email', 'webhook'] as const) await notifier.send(ch, notice);
+    const id = (ch: 'email' | 'webhook') => deliveryId(notice.requestId, notice.purpose, ch);
+    const sentMails = mails.filter((m) =>
+      m.data.includes('X-Countersign-Request: hr_resend_probe'),
+    );
+    expect(sentMails).toHaveLength(2);
+    for (const m of sentMails)
+      expect(m.data).toMatch(new RegExp(`Message-ID: <${id('email')}@acme-books\\.io>`, 'i'));
+    const sentHooks = hooks.filter((h) => h.body.requestId === 'hr_resend_probe');
+    expect(sentHooks.map((h) => [h.delivery, h.body.deliveryId, h.valid])).toEqual([
+      [id('webhook'), id('webhook'), true],
+      [id('webhook'), id('webhook'), true],
+    ]);
+    // Another purpose of the same request is another notice.
+    expect(deliveryId(notice.requestId, 'reminder-1', 'email')).not.toBe(id('email'));
   });
 
   it('refuses every notice to a placeholder address, and still reminds and expires', async () => {

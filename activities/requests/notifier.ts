@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { isPlaceholderEmail } from '../../workflows/gateway/risk';
 
@@ -33,6 +33,8 @@ export interface NotifierConfig {
 }
 
 export const SIGNATURE_HEADER = 'x-countersign-signature';
+/** The same for every attempt of one notice: a receiver drops a repeat it has seen. */
+export const DELIVERY_HEADER = 'x-countersign-delivery';
 export const TIMESTAMP_HEADER = 'x-countersign-timestamp';
 
 /** HMAC-SHA256 over `<timestamp>.<body>`, as `sha256=<hex>`. */
@@ -65,6 +67,19 @@ const subjectOf = (n: Notice): string =>
  * configured. A placeholder address (reserved domains, isPlaceholderEmail) is refused on
  * every channel, unconditionally — never sent, not even to the webhook.
  */
+/**
+ * One notice's delivery id, stable across attempts: sending is at-least-once (a worker that
+ * dies after the send and before its record is retried and sends again), so every attempt
+ * carries the same id — the email's Message-ID, the webhook's delivery header and body field —
+ * and receivers deduplicate on it.
+ */
+export function deliveryId(requestId: string, purpose: string, channel: Channel): string {
+  return createHash('sha256')
+    .update(`${requestId}\n${purpose}\n${channel}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
 export function createNotifier(cfg: NotifierConfig): Notifier {
   const transport = cfg.smtpUrl ? nodemailer.createTransport(cfg.smtpUrl) : null;
   const channels: Channel[] = [];
@@ -99,12 +114,15 @@ export function createNotifier(cfg: NotifierConfig): Notifier {
           subject: subjectOf(n),
           text: `${n.question}\n\nRequest ${n.requestId} (${n.orgId}), due ${n.dueAt}.\nAnswer with: npm run cli -- decide ${n.requestId} --org ${n.orgId} ...\n`,
           headers: { 'X-Countersign-Request': n.requestId },
+          messageId: `<${deliveryId(n.requestId, n.purpose, channel)}@${cfg.from.split('@')[1] ?? 'countersign'}>`,
         })) as { messageId?: string };
         return { channel, status: 'sent', recipient: n.email, detail: info.messageId ?? null };
       }
       if (!cfg.webhookUrl || !cfg.webhookSecret) throw new Error('no webhook configured');
+      const delivery = deliveryId(n.requestId, n.purpose, channel);
       const body = JSON.stringify({
         event: n.purpose === 'assigned' ? 'request.assigned' : 'request.reminder',
+        deliveryId: delivery,
         requestId: n.requestId,
         orgId: n.orgId,
         purpose: n.purpose,
@@ -120,6 +138,7 @@ export function createNotifier(cfg: NotifierConfig): Notifier {
           'content-type': 'application/json',
           [TIMESTAMP_HEADER]: timestamp,
           [SIGNATURE_HEADER]: signWebhook(cfg.webhookSecret, timestamp, body),
+          [DELIVERY_HEADER]: delivery,
         },
         body,
         signal: AbortSignal.timeout(10_000),
