@@ -53,7 +53,10 @@ async function settledRunOf(eventId: string) {
   const { db } = env.deps();
   return eventually(async () => {
     const [run] = await runsOfEvent(db, ORG, eventId);
-    if (!run || !['completed', 'failed', 'cancelled', 'timeout', 'waiting_human'].includes(run.state))
+    if (
+      !run ||
+      !['completed', 'failed', 'cancelled', 'timeout', 'waiting_human'].includes(run.state)
+    )
       return undefined;
     return (await getRunRecord(db, ORG, run.id))!;
   }, 60_000);
