@@ -13,7 +13,7 @@ import {
 } from '../activities/requests/watch';
 import { delegationWatchWorkflow } from '../workflows/requests/watch';
 import type { Database } from '../db/connection';
-import { insertRun, recordRunTransition } from '../db/repositories/agent-runs';
+import { insertRun, recordRunTransition, setAgentEnabled } from '../db/repositories/agent-runs';
 import { getRequestRow } from '../db/repositories/requests';
 import type { RequestView } from '../workflows/requests/contract';
 import {
@@ -41,6 +41,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await seedRequestOrgs(database.db);
   tw = await startTestWorker(database);
+  // The scans read stored runs: the shipped master data agent must not race them by working
+  // the test's delegations for real (its completion closes a delegation before a scan looks).
+  await setAgentEnabled(database.db, 'master_data', false);
   requests = new RequestsClient(tw.client, database.db, { taskQueue: tw.taskQueue });
 }, 120_000);
 
