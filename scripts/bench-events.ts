@@ -263,7 +263,7 @@ export async function benchEvents(opts: {
       fairness,
       dropped,
       maxConcurrentAnalyses: maxInFlight,
-      maxCachedWorkflows: worker.options.maxCachedWorkflows,
+      maxCachedWorkflows: worker.maxCachedWorkflows,
       rssMiBPerCachedWorkflow:
         heapPeak.cached > heapBase.cached
           ? round((heapPeak.heap - heapBase.heap) / 2 ** 20 / (heapPeak.cached - heapBase.cached))

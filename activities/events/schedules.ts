@@ -12,6 +12,7 @@ import {
   agentSchedulePrefix,
   type ScheduledFiringInput,
 } from '../../workflows/events/schedules';
+import { domainTaskQueue } from '../../workflows/task-queue';
 
 export interface ScheduleSyncReport {
   created: string[];
@@ -48,7 +49,8 @@ function desiredSchedules(taskQueue: string, configs: readonly AgentConfig[]): D
           workflowType: SCHEDULED_EVENT_WORKFLOW,
           // The schedule appends each firing's time: that id is the firing's identity.
           workflowId: `scheduled-event:${taskQueue}:${c.agent_type}:${s.id}`,
-          taskQueue,
+          // The firing is the events domain's workflow.
+          taskQueue: domainTaskQueue(taskQueue, 'events'),
           args: [input] as never,
         },
       };
@@ -76,15 +78,21 @@ export async function syncAgentSchedules(
         spec: d.spec,
         action: d.action,
         policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL, catchupWindow: '1 day' },
-        memo: { firing: JSON.stringify(d.input), cron: d.cron },
+        memo: { firing: JSON.stringify(d.input), cron: d.cron, taskQueue: d.action.taskQueue },
       });
       report.created.push(d.id);
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       const handle = client.schedule.getHandle(d.id);
       const desc = await handle.describe();
-      const memo = desc.memo as { firing?: string; cron?: string } | undefined;
-      if (memo?.firing === JSON.stringify(d.input) && memo.cron === d.cron) {
+      const memo = desc.memo as
+        | { firing?: string; cron?: string; taskQueue?: string }
+        | undefined;
+      if (
+        memo?.firing === JSON.stringify(d.input) &&
+        memo.cron === d.cron &&
+        memo.taskQueue === d.action.taskQueue
+      ) {
         report.unchanged.push(d.id);
         continue;
       }
@@ -95,7 +103,7 @@ export async function syncAgentSchedules(
         spec: d.spec,
         action: d.action,
         policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL, catchupWindow: '1 day' },
-        memo: { firing: JSON.stringify(d.input), cron: d.cron },
+        memo: { firing: JSON.stringify(d.input), cron: d.cron, taskQueue: d.action.taskQueue },
       });
       report.updated.push(d.id);
     }
