@@ -31,6 +31,7 @@ import {
   classification,
   seedRequestOrgs,
 } from './requests.fixtures';
+import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
  * The request workflow's timers on the time-skipping test server (days pass in milliseconds)
@@ -117,7 +118,7 @@ beforeAll(async () => {
   worker = await Worker.create({
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
-    taskQueue,
+    taskQueue: domainTaskQueue(taskQueue, 'requests'),
     workflowBundle: workflowBundle(),
     activities: createRequestsActivities({
       db: database.db,
