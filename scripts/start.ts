@@ -79,6 +79,8 @@ async function main(): Promise<void> {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: cfg.TEMPORAL_ADDRESS,
       TEMPORAL_NAMESPACE: cfg.TEMPORAL_NAMESPACE,
+      // One process serves every domain: the workload below needs all five.
+      WORKER_DOMAINS: '',
     },
   });
   children.push(worker);
