@@ -66,10 +66,7 @@ export async function createDomainWorkers(opts: {
       `task queue ${opts.baseQueue} is not a base queue (it ends in -${suffix}): the domains' queues derive from the base`,
     );
   if (opts.domains.length === 0) throw new Error('no domains to run');
-  const shares = cacheShares(
-    opts.domains,
-    opts.maxCachedWorkflows ?? defaultMaxCachedWorkflows(),
-  );
+  const shares = cacheShares(opts.domains, opts.maxCachedWorkflows ?? defaultMaxCachedWorkflows());
   const workers: [string, Worker][] = [];
   for (const domain of opts.domains) {
     const module = DOMAIN_MODULES[domain];

@@ -52,6 +52,7 @@ export interface AcceptOptions {
 }
 
 export interface EventsClientOptions {
+  /** The deployment's base task queue; events run on its events queue. */
   taskQueue?: string;
   retryDelaysMs?: number[];
   expireAfterMs?: number;

@@ -77,19 +77,19 @@ const request = (over: Partial<AnalysisRequestInput> = {}): AnalysisRequestInput
 /** A fresh worker per test (a Worker runs once), on the test server's connection. */
 async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
   const activities = {
-      ...createAnalysisActivities({ db: database.db, llm: null }),
-      ...createDocumentActivities(database.db),
-      // Review decisions carry a proof the worker verifies (same secret as the client's).
-      ...createIdentityActivities({ secret: decisionSecret(loadConfig()) }),
-      // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
-      ...createRequestsActivities({
-        db: database.db,
-        client: testEnv.client,
-        taskQueue,
-        notifier: null,
-        anthropic: null,
-        model: 'claude-haiku-4-5',
-      }),
+    ...createAnalysisActivities({ db: database.db, llm: null }),
+    ...createDocumentActivities(database.db),
+    // Review decisions carry a proof the worker verifies (same secret as the client's).
+    ...createIdentityActivities({ secret: decisionSecret(loadConfig()) }),
+    // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
+    ...createRequestsActivities({
+      db: database.db,
+      client: testEnv.client,
+      taskQueue,
+      notifier: null,
+      anthropic: null,
+      model: 'claude-haiku-4-5',
+    }),
   };
   // The analysis domain, and the requests domain its inbox entries go to.
   const workers = await createDomainWorkers({

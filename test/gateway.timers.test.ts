@@ -40,17 +40,17 @@ function testServerPath(): string {
 
 async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
   const activities = {
-      ...createGatewayActivities({ db: database.db }),
-      ...createIdentityActivities({ secret: SECRET }),
-      // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
-      ...createRequestsActivities({
-        db: database.db,
-        client: testEnv.client,
-        taskQueue,
-        notifier: null,
-        anthropic: null,
-        model: 'claude-haiku-4-5',
-      }),
+    ...createGatewayActivities({ db: database.db }),
+    ...createIdentityActivities({ secret: SECRET }),
+    // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
+    ...createRequestsActivities({
+      db: database.db,
+      client: testEnv.client,
+      taskQueue,
+      notifier: null,
+      anthropic: null,
+      model: 'claude-haiku-4-5',
+    }),
   };
   // The gateway domain, and the requests domain its inbox entries go to.
   const workers = await createDomainWorkers({

@@ -59,8 +59,9 @@ function desiredSchedules(taskQueue: string, configs: readonly AgentConfig[]): D
 }
 
 /**
- * Makes the deployment's Temporal Schedules match the agents' `schedules:` — created when
- * missing, updated when the cron or the event changed, deleted when no config declares them
+ * Makes the deployment's Temporal Schedules match the agents' `schedules:` — firing on the
+ * events queue of the base `taskQueue`; created when missing, updated when the cron, the event
+ * or the queue changed, deleted when no config declares them
  * any more (only ids under this task queue's prefix: the sync owns nothing else). Running it
  * twice changes nothing the second time.
  */
@@ -85,9 +86,7 @@ export async function syncAgentSchedules(
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       const handle = client.schedule.getHandle(d.id);
       const desc = await handle.describe();
-      const memo = desc.memo as
-        | { firing?: string; cron?: string; taskQueue?: string }
-        | undefined;
+      const memo = desc.memo as { firing?: string; cron?: string; taskQueue?: string } | undefined;
       if (
         memo?.firing === JSON.stringify(d.input) &&
         memo.cron === d.cron &&

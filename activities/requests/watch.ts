@@ -30,9 +30,9 @@ export const delegationWatchScheduleId = (taskQueue: string) =>
 
 /**
  * Makes sure the delegation watch runs: a Temporal Schedule firing delegationWatchWorkflow on
- * this task queue every `everyMinutes` (created at worker start; left alone when it already
- * exists with the same interval, recreated when the interval changed). Overlapping passes are
- * skipped, not queued.
+ * the requests queue of this base queue every `everyMinutes` (created at worker start; left
+ * alone when it already exists with the same interval and queue, recreated when either
+ * changed). Overlapping passes are skipped, not queued.
  */
 export async function syncDelegationWatchSchedule(
   client: Client,
@@ -64,10 +64,7 @@ export async function syncDelegationWatchSchedule(
   const desc = await handle.describe();
   const memo = desc.memo as { everyMinutes?: string; taskQueue?: string } | undefined;
   // A schedule from before the split into domains (no queue in its memo) is recreated.
-  if (
-    memo?.everyMinutes === options.memo.everyMinutes &&
-    memo.taskQueue === options.memo.taskQueue
-  )
+  if (memo?.everyMinutes === options.memo.everyMinutes && memo.taskQueue === options.memo.taskQueue)
     return 'unchanged';
   await handle.delete();
   await client.schedule.create(options);

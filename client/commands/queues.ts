@@ -44,7 +44,10 @@ export function registerQueuesCommand(program: Command, run: Runner): void {
   program
     .command('queues')
     .description('task queue statistics: backlog, its age, rates and pollers')
-    .option('--queue <name...>', "task queues (default: the configured base's domain and slot queues)")
+    .option(
+      '--queue <name...>',
+      "task queues (default: the configured base's domain and slot queues)",
+    )
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ queue: z.array(z.string().min(1)).optional() }), raw);
