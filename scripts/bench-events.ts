@@ -113,7 +113,8 @@ export async function benchEvents(opts: {
       inFlight -= 1;
       return { requestId: 'bench', outcome: 'delivered', answer: null };
     };
-    const taskQueue = 'bench-events';
+    // A base queue: the domains' queues derive from it (bench-ev-events, bench-ev-agents, …).
+    const taskQueue = 'bench-ev';
     const { worker, connection } = await createWorker({
       cfg: runCfg,
       database,
