@@ -59,6 +59,12 @@ export async function createDomainWorkers(opts: {
   /** The process's cache budget, split over the domains (default: sized from the heap). */
   maxCachedWorkflows?: number;
   plugins?: () => Promise<WorkerPlugin[]>;
+  /**
+   * Also poll the bare base queue with every workflow and every domain's activities: what
+   * the single worker served before the split, so runs started then finish (their own
+   * activities stay on the base queue; their calls into other domains go to those queues).
+   */
+  drainBaseQueue?: boolean;
 }): Promise<WorkerGroup> {
   const suffix = RESERVED_QUEUE_SUFFIXES.find((s) => opts.baseQueue.endsWith(`-${s}`));
   if (suffix)
@@ -82,6 +88,23 @@ export async function createDomainWorkers(opts: {
         plugins: (await opts.plugins?.()) ?? [],
         maxCachedWorkflows: shares.get(domain),
         // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
+        shutdownGraceTime: '20s',
+      }),
+    ]);
+  }
+  if (opts.drainBaseQueue) {
+    if (opts.domains.length !== DOMAINS.length)
+      throw new Error('draining the base queue needs every domain in the process');
+    workers.push([
+      'base',
+      await Worker.create({
+        connection: opts.connection,
+        namespace: opts.namespace,
+        taskQueue: opts.baseQueue,
+        workflowBundle: opts.workflowBundle,
+        activities: Object.assign({}, ...DOMAINS.map((d) => opts.activitiesOf(d))) as Activities,
+        plugins: (await opts.plugins?.()) ?? [],
+        maxCachedWorkflows: 50,
         shutdownGraceTime: '20s',
       }),
     ]);
@@ -169,6 +192,7 @@ export async function createWorker(opts: {
       activitiesOf: (d) => activities.get(d) ?? {},
       maxCachedWorkflows: opts.cfg.WORKER_MAX_CACHED_WORKFLOWS,
       plugins: () => tracingPlugins(opts.cfg),
+      drainBaseQueue: opts.cfg.WORKER_DRAIN_BASE_QUEUE,
     });
     return { worker, connection };
   } catch (err) {

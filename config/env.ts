@@ -56,6 +56,11 @@ const EnvSchema = z.object({
     })
     .default(DEFAULT_TASK_QUEUE),
   WORKER_DOMAINS: workerDomains,
+  /**
+   * Also serve the bare base queue with every workflow and activity, as the single worker did
+   * before the split into domains, so runs started then finish. Needs all five domains.
+   */
+  WORKER_DRAIN_BASE_QUEUE: boolish,
   TEMPORAL_TLS: boolish,
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),
@@ -153,6 +158,11 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     );
   }
   const cfg = result.data;
+  if (cfg.WORKER_DRAIN_BASE_QUEUE && cfg.WORKER_DOMAINS.length !== DOMAINS.length) {
+    throw new ConfigError(
+      'WORKER_DRAIN_BASE_QUEUE is set: runs on the bare base queue may call any domain, so the process must serve all of them (unset WORKER_DOMAINS).',
+    );
+  }
   if (cfg.TEMPORAL_TLS_CERT_PATH && !cfg.TEMPORAL_TLS_KEY_PATH) {
     throw new ConfigError(
       'TEMPORAL_TLS_CERT_PATH is set: also set TEMPORAL_TLS_KEY_PATH (mTLS needs both).',

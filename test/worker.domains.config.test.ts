@@ -37,6 +37,14 @@ describe('WORKER_DOMAINS', () => {
     );
   });
 
+  it('drains the bare base queue only in a process that serves every domain', () => {
+    expect(parseConfig({ WORKER_DRAIN_BASE_QUEUE: '1' }).WORKER_DRAIN_BASE_QUEUE).toBe(true);
+    expect(parseConfig({}).WORKER_DRAIN_BASE_QUEUE).toBe(false);
+    expect(() => parseConfig({ WORKER_DRAIN_BASE_QUEUE: '1', WORKER_DOMAINS: 'gateway' })).toThrow(
+      'WORKER_DRAIN_BASE_QUEUE is set: runs on the bare base queue may call any domain, so the process must serve all of them (unset WORKER_DOMAINS).',
+    );
+  });
+
   it('refuses a base queue that already ends like a derived one', () => {
     for (const q of ['prod-gateway', 'prod-slots'])
       expect(() => parseConfig({ TEMPORAL_TASK_QUEUE: q })).toThrow(
