@@ -1,120 +1,204 @@
-import { bundleWorkflowCode, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  Runtime,
+  Worker,
+  type LogLevel,
+  type NativeConnection,
+  type WorkerPlugin,
+} from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import { createLogger } from './config/logging';
 import { tracingPlugins } from './config/tracing';
 import { loadConfig, type AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/connection';
 import { runMigrations } from './db/migrate';
 import { connectWorker } from './client/temporal-connection';
-import { createAnalysisActivities } from './activities/analysis';
-import { createDocumentActivities } from './activities/documents/ingest';
-import { createGatewayActivities } from './activities/gateway';
-import { createIdentityActivities } from './activities/identity';
-import { decisionSecret } from './activities/identity/decision-secret';
-import { LlmExtractor } from './activities/analysis/llm-extraction';
-import { ANALYSIS_TASK_QUEUE } from './workflows/analysis.contract';
-import { registerAgentRuntime, type AgentRuntimeOptions } from './activities/agent-runs/register';
-import { Client } from '@temporalio/client';
-import { syncDelegationWatchSchedule } from './activities/requests/watch';
-import { registerRequests, type RequestsRuntimeOptions } from './activities/requests/register';
+import {
+  registerAgentRuntime,
+  type AgentRuntime,
+  type AgentRuntimeOptions,
+} from './activities/agent-runs/register';
+import type { RequestsRuntimeOptions } from './activities/requests/register';
 import { defaultMaxCachedWorkflows } from './config/worker-cache';
-import { withWriteAppliedEvent } from './activities/events/write-applied';
 import { slotsTaskQueue } from './workflows/agent-runs/contract';
+import { DOMAINS, RESERVED_QUEUE_SUFFIXES, type Domain } from './workflows/task-queue';
+import { DOMAIN_MODULES } from './domains';
+import type { Activities, DomainContext } from './domains/domain';
 import { WorkerGroup } from './worker-group';
 
+type Bundle = { code: string } | { codePath: string };
+
 /**
- * Builds the worker: one task queue for analysis and ingestion workflows, activities wired
- * once over the database and (when a key is set) the LLM. Exported so tests and the start
- * script can run the same worker in-process.
+ * Splits the process's workflow-cache budget over the domains it runs, by their weights
+ * (each domain is its own Temporal worker with its own cache; together they stay within the
+ * budget the heap allows — config/worker-cache.ts).
+ */
+export function cacheShares(domains: readonly Domain[], budget: number): Map<Domain, number> {
+  const total = domains.reduce((n, d) => n + DOMAIN_MODULES[d].cacheWeight, 0);
+  return new Map(
+    domains.map((d) => [
+      d,
+      Math.max(2, Math.floor((budget * DOMAIN_MODULES[d].cacheWeight) / total)),
+    ]),
+  );
+}
+
+/**
+ * The Temporal workers for a set of domains on a base queue: one per domain on
+ * `<base>-<domain>` with that domain's activities, plus the slot worker on `<base>-slots`
+ * when the agents domain is among them. createWorker uses it with the real activities; the
+ * time-skipping tests with their stubs.
+ */
+export async function createDomainWorkers(opts: {
+  connection: NativeConnection;
+  namespace: string;
+  baseQueue: string;
+  domains: readonly Domain[];
+  workflowBundle: Bundle;
+  activitiesOf: (domain: Domain) => Activities;
+  /** The process's cache budget, split over the domains (default: sized from the heap). */
+  maxCachedWorkflows?: number;
+  plugins?: () => Promise<WorkerPlugin[]>;
+  /**
+   * Also poll the bare base queue with every workflow and every domain's activities: what
+   * the single worker served before the split, so runs started then finish (their own
+   * activities stay on the base queue; their calls into other domains go to those queues).
+   */
+  drainBaseQueue?: boolean;
+}): Promise<WorkerGroup> {
+  const suffix = RESERVED_QUEUE_SUFFIXES.find((s) => opts.baseQueue.endsWith(`-${s}`));
+  if (suffix)
+    throw new Error(
+      `task queue ${opts.baseQueue} is not a base queue (it ends in -${suffix}): the domains' queues derive from the base`,
+    );
+  if (opts.domains.length === 0) throw new Error('no domains to run');
+  const shares = cacheShares(opts.domains, opts.maxCachedWorkflows ?? defaultMaxCachedWorkflows());
+  const workers: [string, Worker][] = [];
+  for (const domain of opts.domains) {
+    const module = DOMAIN_MODULES[domain];
+    workers.push([
+      domain,
+      await Worker.create({
+        connection: opts.connection,
+        namespace: opts.namespace,
+        taskQueue: module.taskQueue(opts.baseQueue),
+        workflowBundle: opts.workflowBundle,
+        activities: opts.activitiesOf(domain),
+        // OpenTelemetry spans for workflows and activities when an exporter is configured.
+        plugins: (await opts.plugins?.()) ?? [],
+        maxCachedWorkflows: shares.get(domain),
+        // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
+        shutdownGraceTime: '20s',
+      }),
+    ]);
+  }
+  if (opts.drainBaseQueue) {
+    if (opts.domains.length !== DOMAINS.length)
+      throw new Error('draining the base queue needs every domain in the process');
+    workers.push([
+      'base',
+      await Worker.create({
+        connection: opts.connection,
+        namespace: opts.namespace,
+        taskQueue: opts.baseQueue,
+        workflowBundle: opts.workflowBundle,
+        activities: Object.assign({}, ...DOMAINS.map((d) => opts.activitiesOf(d))) as Activities,
+        plugins: (await opts.plugins?.()) ?? [],
+        maxCachedWorkflows: 50,
+        shutdownGraceTime: '20s',
+      }),
+    ]);
+  }
+  if (opts.domains.includes('agents'))
+    // The concurrency semaphores (a few long-lived workflows per org and agent), no activities.
+    workers.push([
+      'slots',
+      await Worker.create({
+        connection: opts.connection,
+        namespace: opts.namespace,
+        taskQueue: slotsTaskQueue(opts.baseQueue),
+        workflowBundle: opts.workflowBundle,
+        maxCachedWorkflows: 200,
+        maxConcurrentWorkflowTaskExecutions: 8,
+        shutdownGraceTime: '20s',
+      }),
+    ]);
+  return new WorkerGroup(workers);
+}
+
+/**
+ * Builds the worker for the domains this process serves (`domains`, else the config's
+ * WORKER_DOMAINS, else all five), each on its own queue derived from the base queue, its
+ * activities wired once over the database and (when a key is set) the LLM. Exported so tests
+ * and the start script can run the same workers in-process.
  */
 export async function createWorker(opts: {
   cfg: AppConfig;
   database: Database;
+  /** The base task queue (default: the config's TEMPORAL_TASK_QUEUE). */
   taskQueue?: string;
-  workflowBundle?: { code: string };
+  domains?: readonly Domain[];
+  workflowBundle?: Bundle;
+  /** Replace activities by name, in whichever of the served domains registers them. */
   activityOverrides?: Record<string, (...args: never[]) => unknown>;
   agentRuntime?: AgentRuntimeOptions;
   requests?: RequestsRuntimeOptions;
-}) {
+}): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
   const connection = await connectWorker(opts.cfg);
-  const taskQueue = opts.taskQueue ?? ANALYSIS_TASK_QUEUE;
-  // Events and agent runs: loads and validates agents/ (a bad config stops the worker here).
-  const agentRuntime = await registerAgentRuntime({
-    cfg: opts.cfg,
-    db: opts.database.db,
-    connection,
-    taskQueue,
-    options: opts.agentRuntime,
-  }).catch(async (err: unknown) => {
+  const baseQueue = opts.taskQueue ?? opts.cfg.TEMPORAL_TASK_QUEUE;
+  const domains = opts.domains ?? opts.cfg.WORKER_DOMAINS;
+  try {
+    let agentRuntime: Promise<AgentRuntime> | undefined;
+    const ctx: DomainContext = {
+      cfg: opts.cfg,
+      database: opts.database,
+      connection,
+      // The worker's own connection serves the activities' clients too.
+      client: new Client({ connection, namespace: opts.cfg.TEMPORAL_NAMESPACE }),
+      baseQueue,
+      agentRuntime: opts.agentRuntime,
+      requests: opts.requests,
+      // Events and agent runs: loads and validates agents/ once (a bad config stops the
+      // worker here).
+      loadAgentRuntime: () =>
+        (agentRuntime ??= registerAgentRuntime({
+          cfg: opts.cfg,
+          db: opts.database.db,
+          connection,
+          taskQueue: baseQueue,
+          options: opts.agentRuntime,
+        })),
+    };
+    const activities = new Map<Domain, Activities>();
+    for (const d of DOMAINS.filter((x) => domains.includes(x)))
+      activities.set(d, await DOMAIN_MODULES[d].activities(ctx));
+    const overrides = Object.entries(opts.activityOverrides ?? {});
+    for (const [name, fn] of overrides) {
+      const owners = [...activities.values()].filter((a) => name in a);
+      if (owners.length === 0 && domains.length === DOMAINS.length)
+        throw new Error(`activity override ${name}: no domain registers an activity of that name`);
+      for (const a of owners) a[name] = fn;
+    }
+    // One bundle for every worker (bundling is the slow part of start-up).
+    const workflowBundle =
+      opts.workflowBundle ??
+      (await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }));
+    const worker = await createDomainWorkers({
+      connection,
+      namespace: opts.cfg.TEMPORAL_NAMESPACE,
+      baseQueue,
+      domains: [...activities.keys()],
+      workflowBundle,
+      activitiesOf: (d) => activities.get(d) ?? {},
+      maxCachedWorkflows: opts.cfg.WORKER_MAX_CACHED_WORKFLOWS,
+      plugins: () => tracingPlugins(opts.cfg),
+      drainBaseQueue: opts.cfg.WORKER_DRAIN_BASE_QUEUE,
+    });
+    return { worker, connection };
+  } catch (err) {
     await connection.close();
     throw err;
-  });
-  if (opts.cfg.DELEGATION_WATCH_MINUTES > 0)
-    await syncDelegationWatchSchedule(
-      new Client({ connection, namespace: opts.cfg.TEMPORAL_NAMESPACE }),
-      taskQueue,
-      opts.cfg.DELEGATION_WATCH_MINUTES,
-    ).catch(async (err: unknown) => {
-      await connection.close();
-      throw err;
-    });
-  const gateway = createGatewayActivities({
-    db: opts.database.db,
-    retry: {
-      budgetMs: opts.cfg.DB_RETRY_BUDGET_MS,
-      maximumIntervalMs: opts.cfg.DB_RETRY_MAX_INTERVAL_MS,
-    },
-  });
-  const activities = {
-    ...createAnalysisActivities({ db: opts.database.db, llm: LlmExtractor.fromConfig(opts.cfg) }),
-    ...createDocumentActivities(opts.database.db, {
-      timeLimitMs: opts.cfg.DOCUMENT_EXTRACT_TIME_LIMIT_MS,
-      maxMemoryMb: opts.cfg.DOCUMENT_EXTRACT_MEMORY_MB,
-    }),
-    ...gateway,
-    // Downstream rules: every applied write is announced as a write.applied event.
-    gatewayApply: withWriteAppliedEvent(
-      gateway.gatewayApply,
-      opts.database.db,
-      agentRuntime.announceApplied,
-    ),
-    ...createIdentityActivities({ secret: decisionSecret(opts.cfg) }),
-    ...agentRuntime.activities,
-    ...registerRequests({
-      cfg: opts.cfg,
-      db: opts.database.db,
-      connection,
-      taskQueue,
-      options: opts.requests,
-    }),
-    ...(opts.activityOverrides ?? {}),
-  };
-  // One bundle for both workers (bundling is the slow part of start-up).
-  const workflowBundle =
-    opts.workflowBundle ??
-    (await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }));
-  const worker = await Worker.create({
-    connection,
-    namespace: opts.cfg.TEMPORAL_NAMESPACE,
-    taskQueue,
-    workflowBundle,
-    activities,
-    // OpenTelemetry spans for workflows and activities when an exporter is configured.
-    plugins: await tracingPlugins(opts.cfg),
-    maxCachedWorkflows: opts.cfg.WORKER_MAX_CACHED_WORKFLOWS ?? defaultMaxCachedWorkflows(),
-    // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
-    shutdownGraceTime: '20s',
-  });
-  // The concurrency semaphores (a few long-lived workflows per org and agent), no activities.
-  const slots = await Worker.create({
-    connection,
-    namespace: opts.cfg.TEMPORAL_NAMESPACE,
-    taskQueue: slotsTaskQueue(taskQueue),
-    workflowBundle,
-    maxCachedWorkflows: 200,
-    maxConcurrentWorkflowTaskExecutions: 8,
-    shutdownGraceTime: '20s',
-  });
-  return { worker: new WorkerGroup(worker, slots), connection };
+  }
 }
 
 async function main(): Promise<void> {
@@ -137,10 +221,13 @@ async function main(): Promise<void> {
     cfg,
     database,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    domains: cfg.WORKER_DOMAINS,
     agentRuntime: cfg.AGENTS_DIR ? { agentsDir: cfg.AGENTS_DIR } : undefined,
   });
   Runtime.instance().logger.info('worker started', {
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    domains: cfg.WORKER_DOMAINS,
+    queues: [...worker.workers.values()].map((w) => w.options.taskQueue),
     namespace: cfg.TEMPORAL_NAMESPACE,
     database: cfg.embeddedDatabase ? 'embedded' : 'DATABASE_URL',
   });

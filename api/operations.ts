@@ -10,6 +10,8 @@ import {
   eventsByStateOf,
   submissionsByStatus,
 } from '../db/repositories/operations';
+import { DOMAINS, domainTaskQueue } from '../workflows/task-queue';
+import { slotsTaskQueue } from '../workflows/agent-runs/contract';
 
 /**
  * Queue statistics and the Prometheus metrics, both scoped to the orgs the caller may see.
@@ -44,9 +46,36 @@ export async function taskQueueBacklog(
   return { workflow, activity };
 }
 
+type Backlog = { workflow: number | null; activity: number | null };
+
+/** The queues of a deployment's base: each domain's, and the slots'. */
+export function deploymentQueues(baseQueue: string): string[] {
+  return [...DOMAINS.map((d) => domainTaskQueue(baseQueue, d)), slotsTaskQueue(baseQueue)];
+}
+
+/** The backlog of every queue of the base, by queue name. */
+export async function deploymentBacklog(
+  client: Client,
+  baseQueue: string,
+): Promise<Record<string, Backlog>> {
+  const names = deploymentQueues(baseQueue);
+  const each = await Promise.all(names.map((n) => taskQueueBacklog(client, n)));
+  return Object.fromEntries(names.map((n, i) => [n, each[i] as Backlog]));
+}
+
+/** Summed over queues; null only when no queue reported a count. */
+function totalBacklog(queues: Record<string, Backlog>): Backlog {
+  const sum = (k: keyof Backlog) =>
+    Object.values(queues).reduce<number | null>(
+      (n, b) => (b[k] === null ? n : (n ?? 0) + (b[k] as number)),
+      null,
+    );
+  return { workflow: sum('workflow'), activity: sum('activity') };
+}
+
 export async function queueStats(db: Db, client: Client, taskQueue: string, orgId: string) {
-  const [backlog, submissions, analyses, events, agentRuns] = await Promise.all([
-    taskQueueBacklog(client, taskQueue),
+  const [queues, submissions, analyses, events, agentRuns] = await Promise.all([
+    deploymentBacklog(client, taskQueue),
     submissionsByStatus(db, [orgId]),
     analysesByOutcome(db, [orgId]),
     eventsByStateOf(db, [orgId]),
@@ -55,7 +84,8 @@ export async function queueStats(db: Db, client: Client, taskQueue: string, orgI
   return {
     orgId,
     taskQueue,
-    backlog,
+    backlog: totalBacklog(queues),
+    queues,
     submissions: submissions[orgId] ?? {},
     analyses: analyses[orgId] ?? {},
     events: events[orgId] ?? {},
@@ -84,8 +114,8 @@ export async function renderMetrics(
   taskQueue: string,
   orgIds: string[],
 ): Promise<string> {
-  const [backlog, submissions, analyses, events, runs, latency, cost] = await Promise.all([
-    taskQueueBacklog(client, taskQueue),
+  const [queues, submissions, analyses, events, runs, latency, cost] = await Promise.all([
+    deploymentBacklog(client, taskQueue),
     submissionsByStatus(db, orgIds),
     analysesByOutcome(db, orgIds),
     eventsByStateOf(db, orgIds),
@@ -99,11 +129,12 @@ export async function renderMetrics(
   family(
     'countersign_task_queue_backlog',
     'gauge',
-    'Approximate tasks waiting in the Temporal task queue.',
+    'Approximate tasks waiting in each Temporal task queue (one per domain, and the slots).',
   );
-  for (const [type, n] of Object.entries(backlog))
-    if (n !== null)
-      out.push(`countersign_task_queue_backlog${labels({ task_queue: taskQueue, type })} ${n}`);
+  for (const [queue, backlog] of Object.entries(queues))
+    for (const [type, n] of Object.entries(backlog))
+      if (n !== null)
+        out.push(`countersign_task_queue_backlog${labels({ task_queue: queue, type })} ${n}`);
   const counts = (
     name: string,
     help: string,

@@ -136,6 +136,11 @@ export const QueueStatsResponse = z
     taskQueue: z.string(),
     /** Tasks waiting in the Temporal task queue (null when the server does not report it). */
     backlog: z.object({ workflow: z.number().nullable(), activity: z.number().nullable() }),
+    /** The same per queue: each domain's (`<base>-<domain>`) and the slots'. */
+    queues: z.record(
+      z.string(),
+      z.object({ workflow: z.number().nullable(), activity: z.number().nullable() }),
+    ),
     submissions: z.record(z.string(), z.number()),
     analyses: z.record(z.string(), z.number()),
     events: z.record(z.string(), z.number()),

@@ -7,7 +7,6 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
-  ANALYSIS_TASK_QUEUE,
   ANALYSIS_WORKFLOW,
   AnalysisRequestSchema,
   AnalysisResultSchema,
@@ -30,6 +29,7 @@ import { decisionSecret } from '../activities/identity/decision-secret';
 import { signDecisionProof } from '../activities/identity/secrets';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { raceWithTimeout } from './gateway-client';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 
 export class ReviewRefusedError extends Error {
   override readonly name = 'ReviewRefusedError';
@@ -55,7 +55,8 @@ export function oneLine(text: string, n: number): string {
 export class AnalysisClient {
   constructor(
     private readonly client: Client,
-    private readonly taskQueue: string = ANALYSIS_TASK_QUEUE,
+    /** The deployment's base task queue; requests run on its analysis queue. */
+    private readonly taskQueue: string = DEFAULT_TASK_QUEUE,
     private readonly opts: { decisionSecret?: string } = {},
   ) {}
 
@@ -78,7 +79,7 @@ export class AnalysisClient {
     try {
       await this.client.workflow.start(ANALYSIS_WORKFLOW, {
         args: [request],
-        taskQueue: this.taskQueue,
+        taskQueue: domainTaskQueue(this.taskQueue, 'analysis'),
         workflowId,
         // One run per request id, ever: a finished request is not re-run by accident.
         workflowIdConflictPolicy: 'FAIL',

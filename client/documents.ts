@@ -11,7 +11,7 @@ import {
   type IngestResult,
 } from '../workflows/ingestion.contract';
 import { CsOrg } from '../workflows/analysis.contract';
-import { ANALYSIS_TASK_QUEUE } from '../workflows/analysis.contract';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 import { InvalidRequestError } from './errors';
 
 export const MIME_BY_EXT: Record<string, string> = {
@@ -67,7 +67,7 @@ export async function ingestFile(
     const handle = await deps.client.workflow
       .start(INGESTION_WORKFLOW, {
         args: [{ orgId: opts.orgId, documentId: document.id }],
-        taskQueue: deps.taskQueue ?? ANALYSIS_TASK_QUEUE,
+        taskQueue: domainTaskQueue(deps.taskQueue ?? DEFAULT_TASK_QUEUE, 'analysis'),
         workflowId,
         // Concurrent uploads of one document share one running ingestion. A finished one may
         // run again: the database, not the history, says whether the document is ready, and

@@ -7,7 +7,6 @@ import {
   CsEventType,
   DEFAULT_EXPIRE_AFTER_MS,
   DEFAULT_RETRY_DELAYS_MS,
-  EVENTS_TASK_QUEUE,
   EVENT_WORKFLOW,
   EventEnvelopeSchema,
   eventStateQuery,
@@ -17,6 +16,7 @@ import {
   type EventWorkflowInput,
 } from '../workflows/events/contract';
 import { InvalidRequestError } from './errors';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 
 /** JSON with object keys sorted at every level: the same payload always hashes the same. */
 export function canonicalJson(v: unknown): string {
@@ -52,6 +52,7 @@ export interface AcceptOptions {
 }
 
 export interface EventsClientOptions {
+  /** The deployment's base task queue; events run on its events queue. */
   taskQueue?: string;
   retryDelaysMs?: number[];
   expireAfterMs?: number;
@@ -89,7 +90,7 @@ export class EventsClient {
     try {
       await this.client.workflow.start(EVENT_WORKFLOW, {
         args: [input],
-        taskQueue: this.opts.taskQueue ?? EVENTS_TASK_QUEUE,
+        taskQueue: domainTaskQueue(this.opts.taskQueue ?? DEFAULT_TASK_QUEUE, 'events'),
         workflowId,
         // Only an active event blocks its duplicate (FAIL while running); any closed one —
         // completed, ignored, expired or failed — lets the same payload in again, so a

@@ -15,7 +15,6 @@ import { CsOrg, CsState } from '../workflows/analysis.contract';
 import {
   ApprovalDecisionSchema,
   CsWriteKind,
-  GATEWAY_TASK_QUEUE,
   GATEWAY_WORKFLOW,
   GatewayResultSchema,
   approvalUpdate,
@@ -37,6 +36,7 @@ import { decisionSecret } from '../activities/identity/decision-secret';
 import { signDecisionProof } from '../activities/identity/secrets';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { resumeUpdate, type ResumeRequest } from '../workflows/gateway.contract';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 
 /** The gateway refused a write (unknown entity, not permitted, closed period, ...): nothing changed. */
 export class WriteRefusedError extends Error {
@@ -101,7 +101,8 @@ export class GatewayClient {
   constructor(
     private readonly client: Client,
     private readonly db: Db,
-    private readonly taskQueue: string = GATEWAY_TASK_QUEUE,
+    /** The deployment's base task queue; submissions run on its gateway queue. */
+    private readonly taskQueue: string = DEFAULT_TASK_QUEUE,
     private readonly opts: { decisionSecret?: string } = {},
   ) {}
 
@@ -145,7 +146,7 @@ export class GatewayClient {
     try {
       await this.client.workflow.start(GATEWAY_WORKFLOW, {
         args: [w],
-        taskQueue: this.taskQueue,
+        taskQueue: domainTaskQueue(this.taskQueue, 'gateway'),
         workflowId,
         // Resubmitting the same key while it runs joins that run (a retried call is not a
         // second write); after a refusal (failed run) the corrected write may reuse the key;

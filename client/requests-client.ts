@@ -19,7 +19,6 @@ import { CsOrg, CsState } from '../workflows/analysis.contract';
 import {
   AnswerInputSchema,
   CreateRequestSchema,
-  REQUESTS_TASK_QUEUE,
   REQUEST_WORKFLOW,
   answerRequestUpdate,
   failRequestUpdate,
@@ -33,6 +32,7 @@ import { dedupWindowMs } from '../workflows/requests/loop-defences';
 import { AnalysisClient, ReviewRefusedError } from './analysis-client';
 import { InvalidRequestError } from './errors';
 import { ApprovalRefusedError, GatewayClient } from './gateway-client';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 
 /** An answer the request refused (type: InvalidAnswer, AnswererNotAuthorized, RequestNotOpen, ...). */
 export class AnswerRefusedError extends Error {
@@ -131,7 +131,7 @@ export class RequestsClient {
     try {
       await this.client.workflow.start(REQUEST_WORKFLOW, {
         args: [input],
-        taskQueue: this.opts.taskQueue ?? REQUESTS_TASK_QUEUE,
+        taskQueue: domainTaskQueue(this.opts.taskQueue ?? DEFAULT_TASK_QUEUE, 'requests'),
         workflowId,
         // A request id names one request forever: a second start of it — open or closed — is
         // the same request (a retried activity, an identical request sent at the same moment).

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEFAULT_TASK_QUEUE } from '../workflows/task-queue';
+import {
+  DEFAULT_TASK_QUEUE,
+  DOMAINS,
+  RESERVED_QUEUE_SUFFIXES,
+  isDomain,
+  type Domain,
+} from '../workflows/task-queue';
 
 /**
  * The one place that reads process.env. Every process (worker, CLI, scripts, tests) calls
@@ -10,13 +16,51 @@ const boolish = z
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+/**
+ * WORKER_DOMAINS: the domains this worker process serves, comma-separated (`gateway,events`);
+ * unset or empty: every domain. Unknown names are refused with the list of known ones.
+ */
+const workerDomains = z
+  .string()
+  .optional()
+  .transform((v, ctx): Domain[] => {
+    const names = (v ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '');
+    if (names.length === 0) return [...DOMAINS];
+    const unknown = names.filter((n) => !isDomain(n));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `unknown domain${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${DOMAINS.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    // In the order of DOMAINS, each once.
+    return DOMAINS.filter((d) => names.includes(d));
+  });
+
 const EnvSchema = z.object({
   TEMPORAL_ADDRESS: z
     .string()
     .regex(/^[^\s:]+:\d+$/, 'host:port, e.g. 127.0.0.1:7233')
     .default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('countersign'),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
+  /** The base task queue: each domain runs on `<base>-<domain>`, the slots on `<base>-slots`. */
+  TEMPORAL_TASK_QUEUE: z
+    .string()
+    .min(1)
+    .refine((q) => !RESERVED_QUEUE_SUFFIXES.some((s) => q.endsWith(`-${s}`)), {
+      message: `a base queue name, not ending in -${RESERVED_QUEUE_SUFFIXES.join(', -')} (the domains' queues derive from it)`,
+    })
+    .default(DEFAULT_TASK_QUEUE),
+  WORKER_DOMAINS: workerDomains,
+  /**
+   * Also serve the bare base queue with every workflow and activity, as the single worker did
+   * before the split into domains, so runs started then finish. Needs all five domains.
+   */
+  WORKER_DRAIN_BASE_QUEUE: boolish,
   TEMPORAL_TLS: boolish,
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),
@@ -114,6 +158,11 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     );
   }
   const cfg = result.data;
+  if (cfg.WORKER_DRAIN_BASE_QUEUE && cfg.WORKER_DOMAINS.length !== DOMAINS.length) {
+    throw new ConfigError(
+      'WORKER_DRAIN_BASE_QUEUE is set: runs on the bare base queue may call any domain, so the process must serve all of them (unset WORKER_DOMAINS).',
+    );
+  }
   if (cfg.TEMPORAL_TLS_CERT_PATH && !cfg.TEMPORAL_TLS_KEY_PATH) {
     throw new ConfigError(
       'TEMPORAL_TLS_CERT_PATH is set: also set TEMPORAL_TLS_KEY_PATH (mTLS needs both).',

@@ -113,7 +113,8 @@ export async function benchEvents(opts: {
       inFlight -= 1;
       return { requestId: 'bench', outcome: 'delivered', answer: null };
     };
-    const taskQueue = 'bench-events';
+    // A base queue: the domains' queues derive from it (bench-ev-events, bench-ev-agents, …).
+    const taskQueue = 'bench-ev';
     const { worker, connection } = await createWorker({
       cfg: runCfg,
       database,
@@ -263,7 +264,7 @@ export async function benchEvents(opts: {
       fairness,
       dropped,
       maxConcurrentAnalyses: maxInFlight,
-      maxCachedWorkflows: worker.options.maxCachedWorkflows,
+      maxCachedWorkflows: worker.maxCachedWorkflows,
       rssMiBPerCachedWorkflow:
         heapPeak.cached > heapBase.cached
           ? round((heapPeak.heap - heapBase.heap) / 2 ** 20 / (heapPeak.cached - heapBase.cached))

@@ -131,7 +131,7 @@ async function benchGateway(n: number, concurrency: number): Promise<GatewayBenc
     const { worker, connection } = await createWorker({
       cfg: runCfg,
       database,
-      taskQueue: 'bench-gateway',
+      taskQueue: 'bench-gw',
     });
     const running = worker.run();
     stops.push(async () => {
@@ -144,7 +144,7 @@ async function benchGateway(n: number, concurrency: number): Promise<GatewayBenc
     const gw = new GatewayClient(
       new Client({ connection: clientConnection, namespace: server.namespace }),
       database.db,
-      'bench-gateway',
+      'bench-gw',
     );
     const latencies: number[] = [];
     const e2eStart = performance.now();

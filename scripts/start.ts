@@ -79,6 +79,10 @@ async function main(): Promise<void> {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: cfg.TEMPORAL_ADDRESS,
       TEMPORAL_NAMESPACE: cfg.TEMPORAL_NAMESPACE,
+      // One process serves every domain: the workload below needs all five. It also finishes
+      // runs a .data from before the split into domains left on the bare base queue.
+      WORKER_DOMAINS: '',
+      WORKER_DRAIN_BASE_QUEUE: '1',
     },
   });
   children.push(worker);

@@ -19,6 +19,7 @@ import type { CreateRequestInput } from '../workflows/requests/contract';
 import type { BillExtraction } from '../workflows/bills/extraction';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { workflowBundle } from './support/worker';
+import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
  * A run triggered by a request's callback gets one chance (SPEC B, loop defences): the real
@@ -120,8 +121,10 @@ const input = (payload: Record<string, unknown>): AgentRunInput => ({
   slotDeadlineMs: Date.now() + 7 * 86_400_000,
 });
 
-let worker: Worker;
-let running: Promise<void>;
+let workers: Worker[] = [];
+let running: Promise<unknown>;
+// The run lives on the agents domain's queue; the requests it creates go to the requests'.
+const agentsQueue = domainTaskQueue(taskQueue, 'agents');
 
 /**
  * Starts a run and reads its result from the run's own query: on the time-skipping server the
@@ -130,7 +133,7 @@ let running: Promise<void>;
 async function run(payload: Record<string, unknown>): Promise<AgentRunResult> {
   const h = await testEnv.client.workflow.start(AGENT_RUN_WORKFLOW, {
     workflowId: `run-${randomBytes(4).toString('hex')}`,
-    taskQueue,
+    taskQueue: agentsQueue,
     args: [input(payload)],
   });
   for (let i = 0; i < 600; i++) {
@@ -155,19 +158,23 @@ beforeAll(async () => {
       ]),
     ),
   });
-  // One worker for every run of the file.
-  worker = await Worker.create({
-    connection: testEnv.nativeConnection,
-    namespace: testEnv.namespace ?? 'default',
-    taskQueue,
-    workflowBundle: workflowBundle(),
-    activities,
-  });
-  running = worker.run();
+  // One worker per queue for every run of the file.
+  workers = await Promise.all(
+    [agentsQueue, domainTaskQueue(taskQueue, 'requests')].map((q) =>
+      Worker.create({
+        connection: testEnv.nativeConnection,
+        namespace: testEnv.namespace ?? 'default',
+        taskQueue: q,
+        workflowBundle: workflowBundle(),
+        activities,
+      }),
+    ),
+  );
+  running = Promise.all(workers.map((w) => w.run()));
 }, 120_000);
 
 afterAll(async () => {
-  if (worker?.getState() === 'RUNNING') worker.shutdown();
+  for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
   await running;
   await testEnv?.teardown();
 });

@@ -16,6 +16,7 @@ import {
 } from '../workflows/agent-runs/contract';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { workflowBundle } from './support/worker';
+import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
  * An agent run's timeout_minutes and cancel paths on the time-skipping server, with the
@@ -84,7 +85,7 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
   const worker = await Worker.create({
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
-    taskQueue,
+    taskQueue: domainTaskQueue(taskQueue, 'agents'),
     workflowBundle: workflowBundle(),
     activities,
   });
@@ -94,7 +95,7 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
 const start = (id: string, i: AgentRunInput) =>
   testEnv.client.workflow.start(AGENT_RUN_WORKFLOW, {
     workflowId: id,
-    taskQueue,
+    taskQueue: domainTaskQueue(taskQueue, 'agents'),
     args: [i],
   });
 

@@ -25,6 +25,7 @@ import { readAskedFormByCues } from '../workflows/analysis/form-reader';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { INCOME_PAGE, pagesOf } from './extraction.fixtures';
 import { workflowBundle } from './support/worker';
+import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
  * Routing by the answer-form contract, on the time-skipping test server with inline stub
@@ -132,7 +133,7 @@ async function run(requestId: string, question: string): Promise<AnalysisStateVi
   const worker = await Worker.create({
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
-    taskQueue,
+    taskQueue: domainTaskQueue(taskQueue, 'analysis'),
     workflowBundle: workflowBundle(),
     activities,
   });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import { createAnalysisActivities } from '../activities/analysis';
@@ -33,6 +33,7 @@ import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { createTestDatabase } from './support/database';
 import { ORG, REVIEWER, SAMPLES, seedOrgs } from './support/fixtures';
 import { workflowBundle } from './support/worker';
+import { createDomainWorkers } from '../worker';
 
 /**
  * The human-review wait at its real durations (due 14 days, remind every 7, expire at 90),
@@ -75,28 +76,31 @@ const request = (over: Partial<AnalysisRequestInput> = {}): AnalysisRequestInput
 
 /** A fresh worker per test (a Worker runs once), on the test server's connection. */
 async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
-  const worker = await Worker.create({
+  const activities = {
+    ...createAnalysisActivities({ db: database.db, llm: null }),
+    ...createDocumentActivities(database.db),
+    // Review decisions carry a proof the worker verifies (same secret as the client's).
+    ...createIdentityActivities({ secret: decisionSecret(loadConfig()) }),
+    // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
+    ...createRequestsActivities({
+      db: database.db,
+      client: testEnv.client,
+      taskQueue,
+      notifier: null,
+      anthropic: null,
+      model: 'claude-haiku-4-5',
+    }),
+  };
+  // The analysis domain, and the requests domain its inbox entries go to.
+  const workers = await createDomainWorkers({
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
-    taskQueue,
+    baseQueue: taskQueue,
+    domains: ['analysis', 'requests'],
     workflowBundle: workflowBundle(),
-    activities: {
-      ...createAnalysisActivities({ db: database.db, llm: null }),
-      ...createDocumentActivities(database.db),
-      // Review decisions carry a proof the worker verifies (same secret as the client's).
-      ...createIdentityActivities({ secret: decisionSecret(loadConfig()) }),
-      // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
-      ...createRequestsActivities({
-        db: database.db,
-        client: testEnv.client,
-        taskQueue,
-        notifier: null,
-        anthropic: null,
-        model: 'claude-haiku-4-5',
-      }),
-    },
+    activitiesOf: () => activities,
   });
-  return worker.runUntil(fn);
+  return workers.runUntil(fn);
 }
 
 /** Polls the query in real time (no time skipping) until the predicate holds. */

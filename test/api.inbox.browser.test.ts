@@ -230,6 +230,12 @@ describe('reviewer sessions', () => {
     await requests.createRequest(
       classification({ orgId: ORG, requestId: 'inbox-req-1', assigneeUserId: 'approver' }),
     );
+    // createRequest returns once the request's workflow started; its row (what the page lists,
+    // rendered once) is stored by the workflow's first step.
+    for (let i = 0; i < 200; i++) {
+      if ((await requests.listInbox({ orgId: ORG, userId: 'approver' })).length > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${base}/inbox`);
     await page.fill('#api-key', approverKey);

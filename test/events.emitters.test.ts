@@ -17,6 +17,7 @@ import { loadAgentDefinitions } from '../activities/agent-runs/agent-files';
 import { agentScheduleId } from '../workflows/events/schedules';
 import { getRunRecord, runsOfEvent } from '../db/repositories/agent-runs';
 import { MAX_EVENT_HOPS } from '../workflows/events/contract';
+import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
  * The events the platform emits itself, on the dev server and PostgreSQL: an agent's schedule
@@ -100,7 +101,8 @@ it('syncs an agent schedule idempotently and a triggered firing runs through the
   expect(desc.action).toMatchObject({
     type: 'startWorkflow',
     workflowType: 'scheduledEventWorkflow',
-    taskQueue: rt.taskQueue,
+    // The firing is the events domain's workflow, on its queue.
+    taskQueue: domainTaskQueue(rt.taskQueue, 'events'),
   });
   // A second sync (another worker start) changes nothing.
   const configs = loadAgentDefinitions(agents.dir).map((d) => d.config);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { GatewayClient } from '../client/gateway-client';
 import { createGatewayActivities } from '../activities/gateway';
 import { createIdentityActivities } from '../activities/identity';
@@ -17,6 +17,7 @@ import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { createTestDatabase } from './support/database';
 import { workflowBundle } from './support/worker';
 import { APPROVER_1, ORG, acc, journalPost, seedGatewayOrgs } from './gateway.fixtures';
+import { createDomainWorkers } from '../worker';
 
 /**
  * The approval wait at its real durations (due after 3 days, expiry after 14) on the
@@ -38,26 +39,29 @@ function testServerPath(): string {
 }
 
 async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
-  const worker = await Worker.create({
+  const activities = {
+    ...createGatewayActivities({ db: database.db }),
+    ...createIdentityActivities({ secret: SECRET }),
+    // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
+    ...createRequestsActivities({
+      db: database.db,
+      client: testEnv.client,
+      taskQueue,
+      notifier: null,
+      anthropic: null,
+      model: 'claude-haiku-4-5',
+    }),
+  };
+  // The gateway domain, and the requests domain its inbox entries go to.
+  const workers = await createDomainWorkers({
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
-    taskQueue,
+    baseQueue: taskQueue,
+    domains: ['gateway', 'requests'],
     workflowBundle: workflowBundle(),
-    activities: {
-      ...createGatewayActivities({ db: database.db }),
-      ...createIdentityActivities({ secret: SECRET }),
-      // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
-      ...createRequestsActivities({
-        db: database.db,
-        client: testEnv.client,
-        taskQueue,
-        notifier: null,
-        anthropic: null,
-        model: 'claude-haiku-4-5',
-      }),
-    },
+    activitiesOf: () => activities,
   });
-  return worker.runUntil(fn);
+  return workers.runUntil(fn);
 }
 
 beforeAll(async () => {

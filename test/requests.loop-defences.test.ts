@@ -25,6 +25,7 @@ import {
 import { createTestDatabase } from './support/database';
 import { startTestWorker, type TestWorker } from './support/worker';
 import { OWNER, RORG, seedRequestOrgs } from './requests.fixtures';
+import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
  * Each loop defence triggered on purpose and stopped at its limit: the hop cap, the
@@ -236,7 +237,7 @@ describe('the delegation watch', () => {
     await requests.result(RORG, d.requestId);
     const pass = () =>
       tw.client.workflow.execute(delegationWatchWorkflow, {
-        taskQueue: tw.taskQueue,
+        taskQueue: domainTaskQueue(tw.taskQueue, 'requests'),
         workflowId: `watch-${randomBytes(4).toString('hex')}`,
       });
     const first = await pass();
@@ -252,7 +253,7 @@ describe('the delegation watch', () => {
     expect(esc).toMatchObject({ type: 'verification', createdByRunId: waiting });
   });
 
-  it('is kept as a Temporal Schedule on the worker’s queue: created once, recreated when its interval changes', async () => {
+  it('is kept as a Temporal Schedule on the requests domain’s queue: created once, recreated when its interval changes', async () => {
     const queue = `watch-${randomBytes(4).toString('hex')}`;
     try {
       expect(await syncDelegationWatchSchedule(tw.client, queue, 10)).toBe('created');
@@ -261,7 +262,7 @@ describe('the delegation watch', () => {
       const desc = await tw.client.schedule.getHandle(delegationWatchScheduleId(queue)).describe();
       expect(desc.action).toMatchObject({
         workflowType: 'delegationWatchWorkflow',
-        taskQueue: queue,
+        taskQueue: domainTaskQueue(queue, 'requests'),
       });
       expect(desc.spec.intervals?.[0]?.every).toBe(5 * 60_000);
     } finally {

@@ -33,6 +33,7 @@ import {
   classification,
   seedRequestOrgs,
 } from './requests.fixtures';
+import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
  * The request workflow's timers on the time-skipping test server (days pass in milliseconds)
@@ -128,7 +129,7 @@ beforeAll(async () => {
   worker = await Worker.create({
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
-    taskQueue,
+    taskQueue: domainTaskQueue(taskQueue, 'requests'),
     workflowBundle: workflowBundle(),
     activities: createRequestsActivities({
       db: database.db,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_TASK_QUEUE } from './task-queue';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from './task-queue';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { AnalysisRequestSchema, type AnalysisRequestInput } from './analysis/request';
@@ -15,7 +15,8 @@ import type { ReviewDecisionInput } from './analysis/review';
  * worker.ts and test/ import this file; nothing else names the workflow.
  */
 export const ANALYSIS_WORKFLOW = 'analysisWorkflow';
-export const ANALYSIS_TASK_QUEUE = DEFAULT_TASK_QUEUE;
+/** The domain's queue under the default base (clients take a base and derive it). */
+export const ANALYSIS_TASK_QUEUE = domainTaskQueue(DEFAULT_TASK_QUEUE, 'analysis');
 
 /** Workflow ids are business keys: one run per (org, request id). */
 export function analysisWorkflowId(orgId: string, requestId: string): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_TASK_QUEUE } from './task-queue';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from './task-queue';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { LANES } from './gateway/risk';
@@ -20,7 +20,8 @@ export {
  * gatewayWorkflow run is one submission; client/, worker.ts and test/ import this file.
  */
 export const GATEWAY_WORKFLOW = 'gatewayWorkflow';
-export const GATEWAY_TASK_QUEUE = DEFAULT_TASK_QUEUE;
+/** The domain's queue under the default base (clients take a base and derive it). */
+export const GATEWAY_TASK_QUEUE = domainTaskQueue(DEFAULT_TASK_QUEUE, 'gateway');
 
 /**
  * Submission ids are business keys: one per (org, idempotency key). The same id is the

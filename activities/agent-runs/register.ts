@@ -10,10 +10,6 @@ import { EventsClient, type EventsClientOptions } from '../../client/events-clie
 import { createAgentRunsActivities } from '.';
 import { AGENTS_DIR, loadAgentDefinitions, syncAgents, type AgentDefinition } from './agent-files';
 import { loadPriceTable } from './pricing';
-import { AGENT_RUNS_TASK_QUEUE } from '../../workflows/agent-runs/contract';
-
-export { AGENT_RUNS_TASK_QUEUE };
-export const AGENT_RUNS_WORKFLOWS_PATH = require.resolve('../../workflows/agent-runs');
 
 export interface AgentRuntimeOptions {
   agentsDir?: string;
@@ -36,10 +32,22 @@ export const RUNTIME_DEFAULTS = {
   orgMonthlyBudgetMicroUsd: 100_000_000n, // $100 a month per org unless the org sets one
 } as const;
 
+/** The agent runtime both the events and the agents domains build on. */
+export interface AgentRuntime {
+  definitions: AgentDefinition[];
+  /** The events domain's activities: event rows and dispatch, and the platform's emitters. */
+  eventsActivities: Record<string, (...args: never[]) => unknown>;
+  /** The agents domain's activities: run bookkeeping, slots, tools, model calls. */
+  runsActivities: Record<string, (...args: never[]) => unknown>;
+  /** Makes the agents' Temporal Schedules match their files (the events domain's job). */
+  syncSchedules(): Promise<ScheduleSyncReport>;
+}
+
 /**
- * The events and agent-runs domains' registration: loads agents/ (a bad definition throws
- * AgentConfigError naming file and field, which stops the worker), syncs them to the
- * database, and builds both domains' activities over the worker's connection.
+ * The agent runtime's registration: loads agents/ (a bad definition throws AgentConfigError
+ * naming file and field, which stops the worker), syncs them to the database, and builds the
+ * events and agent-runs domains' activities over the worker's connection. `taskQueue` is the
+ * deployment's base queue: the clients inside derive each domain's queue from it.
  */
 export async function registerAgentRuntime(deps: {
   cfg: AppConfig;
@@ -47,13 +55,7 @@ export async function registerAgentRuntime(deps: {
   connection: NativeConnection;
   taskQueue: string;
   options?: AgentRuntimeOptions;
-}): Promise<{
-  activities: Record<string, (...args: never[]) => unknown>;
-  definitions: AgentDefinition[];
-  schedules: ScheduleSyncReport;
-  /** Emits `write.applied` for an applied gateway write (exactly once per submission). */
-  announceApplied: (w: WriteApplied) => Promise<void>;
-}> {
+}): Promise<AgentRuntime> {
   const o = deps.options ?? {};
   const definitions = loadAgentDefinitions(o.agentsDir ?? AGENTS_DIR);
   await syncAgents(deps.db, definitions);
@@ -93,23 +95,49 @@ export async function registerAgentRuntime(deps: {
         : RUNTIME_DEFAULTS.orgMonthlyBudgetMicroUsd,
     analysisSettleMs: o.analysisSettleMs,
   });
-  const eventsClient = new EventsClient(client, deps.db, {
-    ...o.events,
+  const emitters = createEventEmitActivities({
+    db: deps.db,
+    events: platformEventsClient({ ...deps, client }),
+  });
+  return {
+    definitions,
+    eventsActivities: { ...events, ...emitters },
+    runsActivities: runs,
+    // Agent schedules become Temporal Schedules firing on the events queue (idempotent).
+    syncSchedules: () =>
+      syncAgentSchedules(
+        client,
+        deps.taskQueue,
+        definitions.map((d) => d.config),
+      ),
+  };
+}
+
+/** The entry point of the events the platform emits itself, on the base's events queue. */
+function platformEventsClient(deps: {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  options?: AgentRuntimeOptions;
+}): EventsClient {
+  return new EventsClient(deps.client, deps.db, {
+    ...deps.options?.events,
     taskQueue: deps.taskQueue,
   });
-  const emitters = createEventEmitActivities({ db: deps.db, events: eventsClient });
-  // Agent schedules become Temporal Schedules on this task queue (idempotent at every start).
-  const schedules = await syncAgentSchedules(
-    client,
-    deps.taskQueue,
-    definitions.map((d) => d.config),
-  );
-  return {
-    activities: { ...events, ...runs, ...emitters },
-    definitions,
-    schedules,
-    announceApplied: async (w) => {
-      await announceWriteApplied({ db: deps.db, events: eventsClient }, w);
-    },
+}
+
+/**
+ * Emits `write.applied` for an applied gateway write (exactly once per submission): what the
+ * gateway domain wraps its apply activity with. Needs no agent definitions.
+ */
+export function writeAppliedAnnouncer(deps: {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  options?: AgentRuntimeOptions;
+}): (w: WriteApplied) => Promise<void> {
+  const events = platformEventsClient(deps);
+  return async (w) => {
+    await announceWriteApplied({ db: deps.db, events }, w);
   };
 }

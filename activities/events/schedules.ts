@@ -12,6 +12,7 @@ import {
   agentSchedulePrefix,
   type ScheduledFiringInput,
 } from '../../workflows/events/schedules';
+import { domainTaskQueue } from '../../workflows/task-queue';
 
 export interface ScheduleSyncReport {
   created: string[];
@@ -48,7 +49,8 @@ function desiredSchedules(taskQueue: string, configs: readonly AgentConfig[]): D
           workflowType: SCHEDULED_EVENT_WORKFLOW,
           // The schedule appends each firing's time: that id is the firing's identity.
           workflowId: `scheduled-event:${taskQueue}:${c.agent_type}:${s.id}`,
-          taskQueue,
+          // The firing is the events domain's workflow.
+          taskQueue: domainTaskQueue(taskQueue, 'events'),
           args: [input] as never,
         },
       };
@@ -57,8 +59,9 @@ function desiredSchedules(taskQueue: string, configs: readonly AgentConfig[]): D
 }
 
 /**
- * Makes the deployment's Temporal Schedules match the agents' `schedules:` — created when
- * missing, updated when the cron or the event changed, deleted when no config declares them
+ * Makes the deployment's Temporal Schedules match the agents' `schedules:` — firing on the
+ * events queue of the base `taskQueue`; created when missing, updated when the cron, the event
+ * or the queue changed, deleted when no config declares them
  * any more (only ids under this task queue's prefix: the sync owns nothing else). Running it
  * twice changes nothing the second time.
  */
@@ -76,15 +79,19 @@ export async function syncAgentSchedules(
         spec: d.spec,
         action: d.action,
         policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL, catchupWindow: '1 day' },
-        memo: { firing: JSON.stringify(d.input), cron: d.cron },
+        memo: { firing: JSON.stringify(d.input), cron: d.cron, taskQueue: d.action.taskQueue },
       });
       report.created.push(d.id);
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       const handle = client.schedule.getHandle(d.id);
       const desc = await handle.describe();
-      const memo = desc.memo as { firing?: string; cron?: string } | undefined;
-      if (memo?.firing === JSON.stringify(d.input) && memo.cron === d.cron) {
+      const memo = desc.memo as { firing?: string; cron?: string; taskQueue?: string } | undefined;
+      if (
+        memo?.firing === JSON.stringify(d.input) &&
+        memo.cron === d.cron &&
+        memo.taskQueue === d.action.taskQueue
+      ) {
         report.unchanged.push(d.id);
         continue;
       }
@@ -95,7 +102,7 @@ export async function syncAgentSchedules(
         spec: d.spec,
         action: d.action,
         policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL, catchupWindow: '1 day' },
-        memo: { firing: JSON.stringify(d.input), cron: d.cron },
+        memo: { firing: JSON.stringify(d.input), cron: d.cron, taskQueue: d.action.taskQueue },
       });
       report.updated.push(d.id);
     }

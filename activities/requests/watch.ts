@@ -8,6 +8,7 @@ import {
   type WatchOrgReport,
 } from '../../workflows/requests/watch';
 import { closeForgottenDelegations, reescalateLostDelegations } from './delegation-watch';
+import { domainTaskQueue } from '../../workflows/task-queue';
 
 /** The delegation watch's activities: the orgs to scan, and both scans of one org. */
 export function createWatchActivities(deps: { db: Db; requests: RequestsClient }): WatchActivities {
@@ -29,9 +30,9 @@ export const delegationWatchScheduleId = (taskQueue: string) =>
 
 /**
  * Makes sure the delegation watch runs: a Temporal Schedule firing delegationWatchWorkflow on
- * this task queue every `everyMinutes` (created at worker start; left alone when it already
- * exists with the same interval, recreated when the interval changed). Overlapping passes are
- * skipped, not queued.
+ * the requests queue of this base queue every `everyMinutes` (created at worker start; left
+ * alone when it already exists with the same interval and queue, recreated when either
+ * changed). Overlapping passes are skipped, not queued.
  */
 export async function syncDelegationWatchSchedule(
   client: Client,
@@ -46,11 +47,12 @@ export async function syncDelegationWatchSchedule(
       type: 'startWorkflow' as const,
       workflowType: DELEGATION_WATCH_WORKFLOW,
       workflowId: `delegation-watch:${taskQueue}`,
-      taskQueue,
+      // The watch is the requests domain's workflow.
+      taskQueue: domainTaskQueue(taskQueue, 'requests'),
       args: [] as never,
     },
     policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    memo: { everyMinutes: String(everyMinutes) },
+    memo: { everyMinutes: String(everyMinutes), taskQueue: domainTaskQueue(taskQueue, 'requests') },
   };
   try {
     await client.schedule.create(options);
@@ -60,7 +62,9 @@ export async function syncDelegationWatchSchedule(
   }
   const handle = client.schedule.getHandle(scheduleId);
   const desc = await handle.describe();
-  if ((desc.memo as { everyMinutes?: string } | undefined)?.everyMinutes === String(everyMinutes))
+  const memo = desc.memo as { everyMinutes?: string; taskQueue?: string } | undefined;
+  // A schedule from before the split into domains (no queue in its memo) is recreated.
+  if (memo?.everyMinutes === options.memo.everyMinutes && memo.taskQueue === options.memo.taskQueue)
     return 'unchanged';
   await handle.delete();
   await client.schedule.create(options);

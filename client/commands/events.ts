@@ -7,6 +7,7 @@ import { InvalidRequestError } from '../errors';
 import { type Accepted, EventsClient } from '../events-client';
 import type { Runner } from '../program';
 import { type CliContext, parseOptions } from './context';
+import { baseTaskQueue } from '../../workflows/task-queue';
 
 /** The states an operator may retry: the event ran and gave up (or never got a slot). */
 const RETRYABLE_STATES = ['failed', 'expired'];
@@ -49,7 +50,7 @@ export async function retryEvent(
   });
   const client = await ctx.temporal();
   const failedRun = await client.workflow.getHandle(row.workflowId).describe();
-  const events = new EventsClient(client, db, { taskQueue: failedRun.taskQueue });
+  const events = new EventsClient(client, db, { taskQueue: baseTaskQueue(failedRun.taskQueue) });
   const accepted = await events.acceptEvent(envelope);
   const retried: RetriedEvent = { ...accepted, retryOf: eventId };
   if (opts.wait && accepted.status === 'accepted')

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { DEFAULT_TASK_QUEUE } from '../../workflows/task-queue';
+import { deploymentQueues } from '../../api/operations';
 import type { Runner } from '../program';
 import { parseOptions } from './context';
 
@@ -44,14 +44,15 @@ export function registerQueuesCommand(program: Command, run: Runner): void {
   program
     .command('queues')
     .description('task queue statistics: backlog, its age, rates and pollers')
-    .option('--queue <name...>', 'task queues (default: the configured one)')
+    .option(
+      '--queue <name...>',
+      "task queues (default: the configured base's domain and slot queues)",
+    )
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ queue: z.array(z.string().min(1)).optional() }), raw);
         const client = await ctx.temporal();
-        const names = o.queue ?? [
-          ...new Set([ctx.config().TEMPORAL_TASK_QUEUE, DEFAULT_TASK_QUEUE]),
-        ];
+        const names = o.queue ?? deploymentQueues(ctx.config().TEMPORAL_TASK_QUEUE);
         const out = [];
         for (const name of names) out.push(await queueStats(client, name));
         ctx.out.print(out);

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { DEFAULT_TASK_QUEUE } from '../task-queue';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../task-queue';
 import type { AgentSnapshot } from './config';
 
 export type { AgentSnapshot } from './config';
@@ -9,7 +9,8 @@ export type { AgentSnapshot } from './config';
  * The agent-runs domain's contract: the agent instance workflow and the slot (semaphore)
  * workflow — wire names, inputs, results, signals, queries, task queue and id builders.
  */
-export const AGENT_RUNS_TASK_QUEUE = DEFAULT_TASK_QUEUE;
+/** The domain's queue under the default base (clients take a base and derive it). */
+export const AGENT_RUNS_TASK_QUEUE = domainTaskQueue(DEFAULT_TASK_QUEUE, 'agents');
 export const AGENT_RUN_WORKFLOW = 'agentRunWorkflow';
 export const SLOTS_WORKFLOW = 'slotsWorkflow';
 
@@ -112,22 +113,23 @@ export const agentRunStateQuery = defineQuery<AgentRunView>('agentRunStateQuery'
 // ---- slots: a durable counting semaphore per scope -------------------------------------
 
 /**
- * Scopes: `llm` (global model calls), `org:<org>`, `agent:<org>:<type>`. A semaphore lives on
- * the task queue of the runs it serves, and its id names that queue: deployments sharing a
- * namespace (or test workers on their own queues) never wait on each other's slots.
+ * Scopes: `llm` (global model calls), `org:<org>`, `agent:<org>:<type>`. A semaphore serves
+ * the runs of one deployment, and its id names that deployment's base task queue: deployments
+ * sharing a namespace (or test workers on their own queues) never wait on each other's slots.
  */
-export function slotsWorkflowId(taskQueue: string, scope: string): string {
-  return `slots:${taskQueue}:${scope}`;
+export function slotsWorkflowId(baseQueue: string, scope: string): string {
+  return `slots:${baseQueue}:${scope}`;
 }
 /**
- * The semaphores run on their own queue beside the runs' queue (served by the same process's
- * slot worker): a grant must not wait behind a burst's backlog of new workflows.
+ * The semaphores run on their own queue, `<base>-slots` (served by the slot worker of each
+ * process running the agents domain): a grant must not wait behind a burst's backlog of new
+ * workflows.
  */
-export function slotsTaskQueue(taskQueue: string): string {
-  return `${taskQueue}-slots`;
+export function slotsTaskQueue(baseQueue: string): string {
+  return `${baseQueue}-slots`;
 }
 export interface SlotRequest {
-  /** The task queue the semaphore runs on (the requesting run's own). */
+  /** The deployment's base task queue (the semaphore's id and queue derive from it). */
   taskQueue: string;
   /** Workflow id that receives slotGrantedSignal. */
   holder: string;

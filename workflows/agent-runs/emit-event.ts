@@ -2,18 +2,22 @@ import { log as wfLog, proxyActivities } from '@temporalio/workflow';
 import type { EventEmitActivities } from '../../activities/events/emit';
 import { NON_RETRYABLE_ERROR_TYPES } from '../errors';
 import { MAX_EVENT_HOPS } from '../events/contract';
+import { taskQueueOf } from '../domain-routing';
 import type { ToolInput, ToolOutput } from './tools';
 
-const emit = proxyActivities<EventEmitActivities>({
-  startToCloseTimeout: '1m',
-  retry: {
-    initialInterval: '1s',
-    backoffCoefficient: 2,
-    maximumInterval: '30s',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
-  },
-});
+// The events domain's emitter, on its queue.
+const emit = () =>
+  proxyActivities<EventEmitActivities>({
+    taskQueue: taskQueueOf('events'),
+    startToCloseTimeout: '1m',
+    retry: {
+      initialInterval: '1s',
+      backoffCoefficient: 2,
+      maximumInterval: '30s',
+      maximumAttempts: 10,
+      nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+    },
+  });
 
 /**
  * The emit_event tool of one run. The event carries the run as its cause and the chain's hop
@@ -37,7 +41,7 @@ export function emitEventTool(run: {
       await run.log(detail, { type: input.type, hop, cap: MAX_EVENT_HOPS });
       return { eventId: null, status: 'refused', hop, detail };
     }
-    const r = await emit.agentEmitEvent({
+    const r = await emit().agentEmitEvent({
       runId: run.runId,
       callSeq: ++calls,
       orgId: run.orgId,

@@ -52,6 +52,7 @@ import {
 } from './tools';
 import { emitEventTool } from './emit-event';
 import { delegationToClose } from './delegation-answer';
+import { baseQueue, taskQueueOf } from '../domain-routing';
 
 // Run bookkeeping: quick, idempotent database writes (keyed by run id and the workflow's own
 // counters), run as local activities so a state change costs no round trip via the server.
@@ -100,15 +101,18 @@ const llm = proxyActivities<AgentRunsActivities>({
   },
 });
 
-// Creating a request: one quick start of the request workflow, joined again on retry.
-const requests = proxyActivities<RequestsActivities>({
-  startToCloseTimeout: '1m',
-  retry: {
-    initialInterval: '1s',
-    maximumAttempts: 5,
-    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
-  },
-});
+// Creating a request: one quick start of the request workflow, joined again on retry. The
+// requests domain's activity, on its queue.
+const requests = () =>
+  proxyActivities<RequestsActivities>({
+    taskQueue: taskQueueOf('requests'),
+    startToCloseTimeout: '1m',
+    retry: {
+      initialInterval: '1s',
+      maximumAttempts: 5,
+      nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+    },
+  });
 
 /** A request the loop defences refuse (a callback re-run delegating again). */
 export class RequestRefused extends Error {
@@ -225,7 +229,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     const i = held.findIndex((h) => h.requestId === requestId);
     if (i >= 0) held.splice(i, 1);
     try {
-      await getExternalWorkflowHandle(slotsWorkflowId(workflowInfo().taskQueue, scope)).signal(
+      await getExternalWorkflowHandle(slotsWorkflowId(baseQueue(), scope)).signal(
         releaseSlotSignal,
         {
           requestId,
@@ -240,7 +244,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     held.push({ scope, requestId });
     await book.agentRequestSlot({
       scope,
-      request: { taskQueue: workflowInfo().taskQueue, holder: runId, requestId, capacity },
+      request: { taskQueue: baseQueue(), holder: runId, requestId, capacity },
     });
     const got = () => granted.has(requestId);
     const ok =
@@ -354,6 +358,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     try {
       child = await startChild<typeof gatewayWorkflow>(GATEWAY_WORKFLOW, {
         workflowId: submissionId,
+        taskQueue: taskQueueOf('gateway'),
         args: [write],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         typedSearchAttributes: [
@@ -491,7 +496,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
       }
     }
     const n = ++requestCalls;
-    const created = await requests.requestCreate({
+    const created = await requests().requestCreate({
       input: {
         ...input,
         // Without a dedup key the id is the run's and the call's, so a retry joins it; with
@@ -643,7 +648,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
   // handler; runs recorded before this step replay without it.
   const delegation = delegationToClose(trigger.payload, output.data);
   if (delegation && patched('agent-run-completes-delegation')) {
-    const closed = await requests.requestCompleteDelegation({
+    const closed = await requests().requestCompleteDelegation({
       orgId,
       requestId: delegation.requestId,
       agentType: agent.agentType,

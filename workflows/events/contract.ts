@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { defineQuery } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { DEFAULT_TASK_QUEUE } from '../task-queue';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../task-queue';
 
 /**
  * The events domain's contract: the event envelope, the event workflow's wire names, input,
  * result, task queue and id builder. client/, activities/ and test/ import this file.
  */
-export const EVENTS_TASK_QUEUE = DEFAULT_TASK_QUEUE;
+/** The domain's queue under the default base (clients take a base and derive it). */
+export const EVENTS_TASK_QUEUE = domainTaskQueue(DEFAULT_TASK_QUEUE, 'events');
 export const EVENT_WORKFLOW = 'eventWorkflow';
 
 export const EVENT_SOURCES = ['email', 'schedule', 'connector', 'rule', 'agent'] as const;

@@ -30,6 +30,7 @@ import {
   type EventState,
 } from './contract';
 import { callbackCreatorOf, isCallbackTrigger } from '../requests/loop-defences';
+import { taskQueueOf } from '../domain-routing';
 
 // Bookkeeping rows are quick, idempotent database writes: local activities, so recording a
 // state costs no round trip through the server (pickup latency and throughput both gain).
@@ -139,6 +140,7 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
         try {
           const child = await startChild<typeof agentRunWorkflow>(AGENT_RUN_WORKFLOW, {
             workflowId: runId,
+            taskQueue: taskQueueOf('agents'),
             args: [
               {
                 orgId: envelope.orgId,

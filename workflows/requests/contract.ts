@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { DEFAULT_TASK_QUEUE } from '../task-queue';
+import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../task-queue';
 import { AnswerSchemaSchema, type Answer } from './answer-schema';
 
 export { AnswerSchemaSchema, checkAnswer, type Answer, type AnswerSchema } from './answer-schema';
@@ -11,7 +11,8 @@ export { AnswerSchemaSchema, checkAnswer, type Answer, type AnswerSchema } from 
  * wire names, signal, update, query, task queue and id builder. client/, activities/, agents
  * and test/ import this file.
  */
-export const REQUESTS_TASK_QUEUE = DEFAULT_TASK_QUEUE;
+/** The domain's queue under the default base (clients take a base and derive it). */
+export const REQUESTS_TASK_QUEUE = domainTaskQueue(DEFAULT_TASK_QUEUE, 'requests');
 export const REQUEST_WORKFLOW = 'requestWorkflow';
 
 export const REQUEST_TYPES = [

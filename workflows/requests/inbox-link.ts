@@ -2,6 +2,7 @@ import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { RequestsActivities } from '../../activities/requests';
 import { NON_RETRYABLE_ERROR_TYPES } from '../errors';
 import type { RequestType } from './contract';
+import { taskQueueOf } from '../domain-routing';
 
 /**
  * One inbox: a gateway approval or an analysis review that starts waiting gets a request
@@ -10,15 +11,18 @@ import type { RequestType } from './contract';
  * workflows behind patched('requests-inbox'), so histories recorded before the inbox existed
  * replay unchanged. A failing inbox write is logged, never allowed to block the decision.
  */
-const inbox = proxyActivities<RequestsActivities>({
-  startToCloseTimeout: '30s',
-  retry: {
-    initialInterval: '1s',
-    backoffCoefficient: 2,
-    maximumAttempts: 5,
-    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
-  },
-});
+// The requests domain's activities, on its queue (the callers are gateway and analysis runs).
+const inbox = () =>
+  proxyActivities<RequestsActivities>({
+    taskQueue: taskQueueOf('requests'),
+    startToCloseTimeout: '30s',
+    retry: {
+      initialInterval: '1s',
+      backoffCoefficient: 2,
+      maximumAttempts: 5,
+      nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+    },
+  });
 
 export const INBOX_PATCH = 'requests-inbox';
 
@@ -47,7 +51,7 @@ const failed = (what: string, workflowId: string) => (err: unknown) =>
 
 export async function openInboxEntry(e: LinkedEntry): Promise<void> {
   if (!patched(INBOX_PATCH)) return;
-  await inbox.requestOpenLinked(e).catch(failed('open', e.workflowId));
+  await inbox().requestOpenLinked(e).catch(failed('open', e.workflowId));
 }
 
 export async function remindInboxEntry(
@@ -56,7 +60,7 @@ export async function remindInboxEntry(
   reminderNumber: number,
 ): Promise<void> {
   if (!patched(INBOX_PATCH)) return;
-  await inbox
+  await inbox()
     .requestRemindLinked({ linkKind, workflowId, reminderNumber, atMs: Date.now() })
     .catch(failed('reminder', workflowId));
 }
@@ -67,7 +71,7 @@ export async function closeInboxEntry(
   outcome: { status: 'completed' | 'expired' | 'cancelled'; detail: string; by: string | null },
 ): Promise<void> {
   if (!patched(INBOX_PATCH)) return;
-  await inbox
+  await inbox()
     .requestCloseLinked({ linkKind, workflowId, ...outcome, atMs: Date.now() })
     .catch(failed('close', workflowId));
 }
