@@ -21,6 +21,7 @@ import {
   CreateRequestSchema,
   REQUEST_WORKFLOW,
   answerRequestUpdate,
+  requestStoredUpdate,
   failRequestUpdate,
   requestWorkflowId,
   type AnswerAck,
@@ -128,8 +129,9 @@ export class RequestsClient {
         : `hr_${randomUUID().replace(/-/g, '')}`);
     const workflowId = requestWorkflowId(r.orgId, requestId);
     const input: RequestWorkflowInput = { request: { ...r, requestId }, createdAtMs: nowMs };
+    let handle;
     try {
-      await this.client.workflow.start(REQUEST_WORKFLOW, {
+      handle = await this.client.workflow.start(REQUEST_WORKFLOW, {
         args: [input],
         taskQueue: domainTaskQueue(this.opts.taskQueue ?? DEFAULT_TASK_QUEUE, 'requests'),
         workflowId,
@@ -147,6 +149,8 @@ export class RequestsClient {
         return { requestId, workflowId, deduplicated: true };
       throw err;
     }
+    // Read-your-writes: return once the row is stored and routed, not merely started.
+    await handle.executeUpdate(requestStoredUpdate);
     return { requestId, workflowId, deduplicated: false };
   }
 

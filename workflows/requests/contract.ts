@@ -203,6 +203,13 @@ export interface FailRequestInput {
 }
 export const failRequestUpdate = defineUpdate<RequestView, [FailRequestInput]>('failRequestUpdate');
 export const requestStateQuery = defineQuery<RequestView>('requestStateQuery');
+/**
+ * Returns once the request is stored and routed (its row and `opened` event written): the
+ * client waits on it after starting, so whoever created a request can read it back — from the
+ * inbox, a scan, the API — the moment createRequest returns. A handler only: recorded
+ * histories replay unchanged.
+ */
+export const requestStoredUpdate = defineUpdate<RequestView, []>('requestStoredUpdate');
 export const requestCompletedSignal =
   defineSignal<[RequestCompletedPayload]>('requestCompletedSignal');
 

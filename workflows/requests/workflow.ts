@@ -22,6 +22,7 @@ import {
   failRequestUpdate,
   requestCompletedSignal,
   requestStateQuery,
+  requestStoredUpdate,
   type AnswerAck,
   type RequestStatus,
   type RequestView,
@@ -125,6 +126,10 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
     answeredBy,
   });
   setHandler(requestStateQuery, view);
+  setHandler(requestStoredUpdate, async () => {
+    await condition(() => seq >= 1);
+    return view();
+  });
 
   const record = (kind: string, actor: string | null, detail: string | null, data?: unknown) =>
     book.requestAppendEvent({
