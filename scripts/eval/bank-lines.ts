@@ -57,15 +57,19 @@ export interface BankLinesItem {
   month: string;
   row: number;
   code: string | null;
-  source: 'auto' | 'human' | null;
+  /** auto: the agent's own evidence; hybrid: a thin pattern a model agreed with; human: answered. */
+  source: 'auto' | 'hybrid' | 'human' | null;
   /** The true code (for reading the JSON; the grader has its own). */
   expected: string;
 }
 export interface MonthMetrics {
   month: string;
   lines: number;
+  /** Posted without a person (auto and hybrid). */
   autoPosted: number;
   autoCorrect: number;
+  /** Of autoPosted, the thin lines posted because a model agreed (0 without a key). */
+  hybridPosted: number;
   precision: number | null;
   automation: number;
   requests: number;
@@ -336,6 +340,7 @@ export async function runBankLines(opts: {
         memory.set(r.key, { status: r.status, requestId: r.requestId });
     let autoPosted = 0;
     let autoCorrect = 0;
+    let hybridPosted = 0;
     let humanPosted = 0;
     let asked = 0;
     const requestIds = new Set<string>();
@@ -348,9 +353,14 @@ export async function runBankLines(opts: {
         asked += 1;
         requestIds.add(mem.requestId);
       }
-      const source = !code ? null : mem?.status === 'auto' ? 'auto' : 'human';
-      if (source === 'auto') {
+      const source = !code
+        ? null
+        : mem?.status === 'auto' || mem?.status === 'hybrid'
+          ? mem.status
+          : 'human';
+      if (source === 'auto' || source === 'hybrid') {
         autoPosted += 1;
+        if (source === 'hybrid') hybridPosted += 1;
         if (code === l.code) autoCorrect += 1;
       } else if (source === 'human') humanPosted += 1;
       items.push({ month: m.month, row: l.row, code, source, expected: l.code });
@@ -360,6 +370,7 @@ export async function runBankLines(opts: {
       lines: m.lines.length,
       autoPosted,
       autoCorrect,
+      hybridPosted,
       precision: autoPosted > 0 ? autoCorrect / autoPosted : null,
       automation: m.lines.length > 0 ? autoPosted / m.lines.length : 0,
       requests: Math.max(requestIds.size, requestsThisMonth),
@@ -387,6 +398,7 @@ export async function runBankLines(opts: {
       lines,
       autoPosted,
       autoCorrect,
+      hybridPosted: sum((m) => m.hybridPosted),
       precision: autoPosted > 0 ? autoCorrect / autoPosted : null,
       automation: lines > 0 ? autoPosted / lines : 0,
       requests: sum((m) => m.requests),
