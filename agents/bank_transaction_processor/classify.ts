@@ -17,6 +17,9 @@ export function merchantKey(raw: string): string {
   return key.length > 0 ? key : 'unknown';
 }
 
+/** A card's key: its last four digits ('' when the feed has none). */
+export const cardKeyOf = (card: string | null) => (card ? card.replace(/\D/g, '').slice(-4) : '');
+
 export interface ClassificationPolicy {
   /** Resolutions of this (merchant, card) needed, all to the same account. */
   minCardResolutions: number;

@@ -4,6 +4,7 @@ import { BANK_LINES_PAGE, type BankLineRecord } from '../../workflows/agent-runs
 import { BATCH_MAX_ENTRIES } from '../../workflows/gateway/writes';
 import {
   DEFAULT_POLICY,
+  cardKeyOf,
   decide,
   evidenceOf,
   merchantKey,
@@ -128,8 +129,6 @@ const SettingsSchema = z.object({
     .default({ max_lines_per_call: 100 }),
 });
 type Settings = z.infer<typeof SettingsSchema>;
-
-const cardKeyOf = (card: string | null) => (card ? card.replace(/\D/g, '').slice(-4) : '');
 
 type Line = BankLineRecord;
 
