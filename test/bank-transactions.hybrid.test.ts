@@ -19,6 +19,7 @@ import { bankLineClassifications, humanRequests, journalLines } from '../db/sche
 import { batchEntryId } from '../activities/gateway/journal-batch';
 import { gatewayWorkflowId } from '../workflows/gateway.contract';
 import { CARD_LINES_EVENT } from '../agents/bank_transaction_processor/handler';
+import { ApplicationFailure } from '@temporalio/common';
 
 /**
  * The bank transaction processor's hybrid mode end to end (dev server, PostgreSQL, the real
@@ -31,6 +32,8 @@ import { CARD_LINES_EVENT } from '../agents/bank_transaction_processor/handler';
 let database: Database;
 let rt: RuntimeWorker;
 let noKey: RuntimeWorker;
+/** A key is configured, but every model call fails (the API down, past its retries). */
+let down: RuntimeWorker;
 let fake: FakeAnthropic;
 let agents: { dir: string; cleanup(): void };
 let batch = 0;
@@ -200,10 +203,21 @@ beforeAll(async () => {
     agentRuntime: { agentsDir: agents.dir, anthropic: null },
     events: { retryDelaysMs: [] },
   });
+  down = await startRuntimeWorker(database, {
+    agentRuntime: { agentsDir: agents.dir },
+    events: { retryDelaysMs: [] },
+    env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
+    activityOverrides: {
+      agentCallModel: () => {
+        throw ApplicationFailure.nonRetryable('529 overloaded_error', 'ModelApiError');
+      },
+    },
+  });
 });
 afterAll(async () => {
   await rt?.stop();
   await noKey?.stop();
+  await down?.stop();
   await fake?.close();
   await database?.close();
   agents?.cleanup();
@@ -309,6 +323,18 @@ it('asks the lines, rather than failing the run needs_human, when the budget sto
       monthlyBudgetMicroUsd: null,
     });
   }
+});
+
+it('asks the lines, rather than failing the run, when the model call fails', async () => {
+  const { run, record, lines } = await importLines(down, ['PAPER MILL']);
+  expect(lines[0]).toMatchObject({ status: 'asked', posted: undefined });
+  expect(run.state).toBe('waiting_human');
+  expect(run.output).toMatchObject({
+    data: { model: { unavailable: 'model call failed: 529 overloaded_error' } },
+  });
+  expect(record.progress.map((p) => p.message)).toContain(
+    'model call failed: 529 overloaded_error',
+  );
 });
 
 it('without a key calls no model and asks the thin lines, as code mode does', async () => {
