@@ -267,7 +267,7 @@ export const TOOL_DEFINITIONS = {
   bank_lines_record: {
     kind: 'memory',
     description:
-      "Records lines in the agent's memory: posted on its own classification (auto) or asked in a request (asked). A line already recorded is kept as is.",
+      "Records lines in the agent's memory: posted on its own classification (auto), posted because a model agreed with a thin pattern (hybrid), or asked in a request (asked). A line already recorded is kept as is.",
     input: z.object({ lines: z.array(BankLineRecordSchema).max(BANK_LINES_PAGE) }).strict(),
     output: z.object({ recorded: z.number().int() }),
   },
