@@ -17,6 +17,9 @@ export function merchantKey(raw: string): string {
   return key.length > 0 ? key : 'unknown';
 }
 
+/** A card's key: its last four digits ('' when the feed has none). */
+export const cardKeyOf = (card: string | null) => (card ? card.replace(/\D/g, '').slice(-4) : '');
+
 export interface ClassificationPolicy {
   /** Resolutions of this (merchant, card) needed, all to the same account. */
   minCardResolutions: number;
@@ -60,7 +63,16 @@ export interface Rule {
 
 export type Decision =
   | { kind: 'auto'; accountId: string; source: 'rule' | 'memory' | 'vendor'; reason: string }
-  | { kind: 'ask'; reason: string };
+  | {
+      kind: 'ask';
+      reason: string;
+      /**
+       * A thin pattern's single account: this card's few resolutions of the merchant all went
+       * to it and the merchant passes the multi-purpose and share checks — only the count is
+       * short. Never posted on its own; hybrid mode posts it when a model independently agrees.
+       */
+      thinCandidate?: string;
+    };
 
 const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
@@ -69,7 +81,8 @@ const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 
  * of this merchant, all to one account, at least `minCardResolutions` of them, for a merchant
  * that people code to few accounts with this one dominant; or an exact vendor match with no
  * conflicting resolution. Anything else — new, thin, conflicting (an ambiguous pattern) — is
- * asked again.
+ * asked again. The checks on the merchant come before the count, so a line reported `thin`
+ * (with its `thinCandidate`) passed every check but the number of resolutions.
  */
 export function decide(
   line: { merchantKey: string; cardKey: string },
@@ -101,14 +114,18 @@ export function decide(
     const [accountId, n] = [...card][0] as [string, number];
     const total = sum(ev.total);
     const share = (ev.total.get(accountId) ?? 0) / total;
-    if (n < ctx.policy.minCardResolutions)
-      return { kind: 'ask', reason: `thin: ${n} resolution(s) for this card` };
     if (ev.total.size > ctx.policy.maxMerchantAccounts)
       return { kind: 'ask', reason: `multi-purpose merchant: ${ev.total.size} accounts org-wide` };
     if (share < ctx.policy.minMerchantShare)
       return {
         kind: 'ask',
         reason: `merchant share ${share.toFixed(2)} below ${ctx.policy.minMerchantShare}`,
+      };
+    if (n < ctx.policy.minCardResolutions)
+      return {
+        kind: 'ask',
+        reason: `thin: ${n} resolution(s) for this card`,
+        thinCandidate: accountId,
       };
     return {
       kind: 'auto',

@@ -4,11 +4,19 @@ import { BANK_LINES_PAGE, type BankLineRecord } from '../../workflows/agent-runs
 import { BATCH_MAX_ENTRIES } from '../../workflows/gateway/writes';
 import {
   DEFAULT_POLICY,
+  cardKeyOf,
   decide,
   evidenceOf,
   merchantKey,
   type ClassificationPolicy,
 } from './classify';
+import {
+  agrees,
+  buildClassificationPrompt,
+  formatMinor,
+  parseClassificationReply,
+  replyTokenBudget,
+} from './hybrid';
 
 /**
  * The bank transaction processor. On `card.transactions_imported` it classifies each new line
@@ -17,6 +25,14 @@ import {
  * cannot classify confidently into ONE classification request for a person, then waits
  * (waiting_human). On that request's completion (`request.completed`) it posts the answered
  * lines the same way and records the answers: its memory, per org.
+ *
+ * Hybrid when a model is available (ctx.modelAvailable: an API key is configured): the run's
+ * THIN lines — this card's few resolutions of the merchant all to one account, every other
+ * check passed — go to ONE model call (at most hybrid.max_lines_per_call of them) with the
+ * chart and each line's date, amount and merchant. A thin line is posted (recorded `hybrid`)
+ * only when the model's code is the memory's candidate; otherwise it is asked with the
+ * model's pick in its label. No model, a budget stop, a failed call or an unreadable reply:
+ * those lines are asked, as in code mode — the run never ends needs_human over it.
  */
 export const CARD_LINES_EVENT = 'card.transactions_imported';
 /**
@@ -104,17 +120,15 @@ const SettingsSchema = z.object({
     )
     .max(500)
     .default([]),
+  hybrid: z
+    .object({
+      /** Thin lines sent in the run's one model call; the rest are asked without it. */
+      max_lines_per_call: z.number().int().min(1).max(500).default(100),
+    })
+    .strict()
+    .default({ max_lines_per_call: 100 }),
 });
 type Settings = z.infer<typeof SettingsSchema>;
-
-const cardKeyOf = (card: string | null) => (card ? card.replace(/\D/g, '').slice(-4) : '');
-
-/** "-1234" minor units → "-12.34" (two decimals: the label a person reads). */
-function formatMinor(minor: string): string {
-  const neg = minor.startsWith('-');
-  const digits = (neg ? minor.slice(1) : minor).padStart(3, '0');
-  return `${neg ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
 
 type Line = BankLineRecord;
 
@@ -163,6 +177,86 @@ async function post(
     }
   }
   return { posted, refused };
+}
+
+interface HybridOutcome {
+  /** Thin lines the model agreed on: posted, recorded `hybrid`. */
+  agreed: { line: Line; accountId: string }[];
+  /** What the model said about each thin line it did not agree on (shown to the person). */
+  notes: Map<string, string>;
+  summary: {
+    thin: number;
+    sent: number;
+    agreed: number;
+    disagreed: number;
+    unsure: number;
+    /** Why the model gave nothing usable (no key, budget, failure, unreadable reply). */
+    unavailable: string | null;
+  };
+}
+
+/**
+ * The hybrid step: one model call about the run's thin lines (see hybrid.ts). The model sees
+ * the chart and each line's date, amount and merchant — not the card, not the earlier
+ * answers — and a line is posted only when its pick is the memory's single candidate.
+ */
+async function consultOnThin(
+  ctx: AgentContext,
+  thin: { line: Line; candidate: string }[],
+  chart: { id: string; code: string; name: string }[],
+  s: Settings,
+): Promise<HybridOutcome> {
+  const sent = thin.slice(0, s.hybrid.max_lines_per_call);
+  const codeOf = new Map(chart.map((a) => [a.id, a.code]));
+  const summary: HybridOutcome['summary'] = {
+    thin: thin.length,
+    sent: sent.length,
+    agreed: 0,
+    disagreed: 0,
+    unsure: 0,
+    unavailable: null,
+  };
+  const notes = new Map<string, string>();
+  const agreed: HybridOutcome['agreed'] = [];
+  const reply = await ctx.consultModel(
+    buildClassificationPrompt(
+      chart.map((a) => ({ code: a.code, name: a.name })),
+      sent.map((t) => ({
+        date: t.line.entryDate,
+        amountMinor: t.line.amountMinor,
+        currency: t.line.currency,
+        merchant: t.line.merchant,
+      })),
+    ),
+    { maxTokens: replyTokenBudget(sent.length) },
+  );
+  if (reply.status !== 'ok') {
+    summary.unavailable = reply.reason.slice(0, 300);
+    return { agreed, notes, summary };
+  }
+  const parsed = parseClassificationReply(reply.text, sent.length, new Set(codeOf.values()));
+  if (parsed.malformed) {
+    summary.unavailable = `unreadable model reply: ${parsed.malformed}`.slice(0, 300);
+    await ctx.log(`model reply unreadable, ${sent.length} thin line(s) asked`, {
+      reason: parsed.malformed,
+    });
+  }
+  sent.forEach((t, i) => {
+    const answer = parsed.answers[i] ?? { kind: 'unsure' as const, why: 'no answer' as const };
+    const earlier = codeOf.get(t.candidate) ?? '?';
+    if (agrees(answer, earlier)) {
+      agreed.push({ line: t.line, accountId: t.candidate });
+      summary.agreed += 1;
+    } else if (answer.kind === 'code') {
+      summary.disagreed += 1;
+      notes.set(t.line.lineKey, `model suggests ${answer.code}, earlier answers ${earlier}`);
+    } else {
+      summary.unsure += 1;
+      if (!parsed.malformed)
+        notes.set(t.line.lineKey, `model ${answer.why}, earlier answers ${earlier}`);
+    }
+  });
+  return { agreed, notes, summary };
 }
 
 /** Records lines in the memory a page at a time (each call's payload stays small). */
@@ -233,20 +327,41 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
   const vendors = new Map(c.vendors.map((v) => [merchantKey(v.name), v.accountId]));
   const auto: { line: Line; accountId: string }[] = [];
   let ask: Line[] = [];
-  const reasons = new Map<string, number>();
+  const thin: { line: Line; candidate: string }[] = [];
+  const whyAsked = new Map<string, string>();
   for (const l of fresh) {
     const d = decide(l, { evidence, rules, vendors, policy });
     if (d.kind === 'auto') auto.push({ line: l, accountId: d.accountId });
     else {
       ask.push(l);
-      const why = d.reason.split(':')[0] ?? d.reason;
-      reasons.set(why, (reasons.get(why) ?? 0) + 1);
+      whyAsked.set(l.lineKey, d.reason.split(':')[0] ?? d.reason);
+      if (d.thinCandidate) thin.push({ line: l, candidate: d.thinCandidate });
     }
   }
+  // The accounts a line may go to: those a person is offered (never the account credited).
+  const chart = c.accounts
+    .filter((a) => a.active && a.id !== c.creditAccountId && a.id !== statementCredit)
+    .slice(0, 2000);
+  const hybrid =
+    ctx.modelAvailable && thin.length > 0 ? await consultOnThin(ctx, thin, chart, s) : null;
+  const statusOf = new Map<string, 'auto' | 'hybrid'>(
+    auto.map((a) => [a.line.lineKey, 'auto' as const]),
+  );
+  if (hybrid) {
+    for (const a of hybrid.agreed) statusOf.set(a.line.lineKey, 'hybrid');
+    ask = ask.filter((l) => statusOf.get(l.lineKey) !== 'hybrid');
+    auto.push(...hybrid.agreed);
+  }
+  const reasons = new Map<string, number>();
+  for (const l of ask) {
+    const why = whyAsked.get(l.lineKey) ?? 'refused';
+    reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
   await ctx.log(
-    `${all.length} line(s): ${all.length - fresh.length} seen before, ${auto.length} classified, ${ask.length} to ask`,
+    `${all.length} line(s): ${all.length - fresh.length} seen before, ${auto.length} classified${hybrid ? ` (${hybrid.summary.agreed} of ${hybrid.summary.sent} thin line(s) confirmed by the model)` : ''}, ${ask.length} to ask`,
     {
       reasons: Object.fromEntries(reasons),
+      ...(hybrid ? { model: hybrid.summary } : {}),
     },
   );
   const { posted, refused } = await post(ctx, auto, c.creditAccountId, s, 'auto');
@@ -255,25 +370,30 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     ctx,
     posted.map((l) => ({
       ...l,
-      status: 'auto' as const,
+      status: statusOf.get(l.lineKey) ?? ('auto' as const),
       accountId: accountOf.get(l.lineKey) ?? null,
     })),
   );
+  const hybridPosted = posted.filter((l) => statusOf.get(l.lineKey) === 'hybrid').length;
   ask = [...ask, ...refused];
   if (ask.length === 0)
     return {
       status: 'succeeded',
       summary: `${posted.length} line(s) posted automatically, none to ask`,
-      data: { lines: all.length, autoPosted: posted.length, asked: 0, requestId: null },
+      data: {
+        lines: all.length,
+        autoPosted: posted.length,
+        hybridPosted,
+        asked: 0,
+        requestId: null,
+        ...(hybrid ? { model: hybrid.summary } : {}),
+      },
     };
 
   // ONE request for the run: the lines in fields of at most items_per_field items.
   const maxItems = 50 * s.items_per_field;
   const asking = ask.slice(0, maxItems);
-  const codes = c.accounts
-    .filter((a) => a.active && a.id !== c.creditAccountId && a.id !== statementCredit)
-    .map((a) => a.code)
-    .slice(0, 2000);
+  const codes = chart.map((a) => a.code);
   const fields = [];
   for (let i = 0; i < asking.length; i += s.items_per_field)
     fields.push({
@@ -283,7 +403,7 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
       items: asking.slice(i, i + s.items_per_field).map((l) => ({
         id: l.lineKey,
         label:
-          `${l.entryDate} · ${formatMinor(l.amountMinor)} ${l.currency} · ${l.merchant}${l.cardKey ? ` · card ${l.cardKey}` : ''}${l.taxCode ? ` · VAT ${l.taxCode}` : ''}`.slice(
+          `${l.entryDate} · ${formatMinor(l.amountMinor)} ${l.currency} · ${l.merchant}${l.cardKey ? ` · card ${l.cardKey}` : ''}${l.taxCode ? ` · VAT ${l.taxCode}` : ''}${hybrid?.notes.has(l.lineKey) ? ` · ${hybrid.notes.get(l.lineKey)}` : ''}`.slice(
             0,
             500,
           ),
@@ -296,9 +416,19 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     question:
       `Which ledger account does each of these ${asking.length} card line(s) belong to? ` +
       `They could not be classified with enough evidence (${[...reasons].map(([k, n]) => `${n} ${k}`).join(', ')}). ` +
-      'Your answers are posted and remembered: a merchant and card resolved the same way several times is classified automatically next time.',
+      'Your answers are posted and remembered: a merchant and card resolved the same way several times is classified automatically next time.' +
+      (hybrid && hybrid.notes.size > 0
+        ? ` For ${hybrid.notes.size} line(s) a model was asked as a second opinion; it disagreed with the earlier answers or was unsure (shown in the line), so nothing was posted.`
+        : ''),
     answerSchema: { fields },
-    evidence: { statementRef, lines: all.length, autoPosted: posted.length, asked: asking.length },
+    evidence: {
+      statementRef,
+      lines: all.length,
+      autoPosted: posted.length,
+      hybridPosted,
+      asked: asking.length,
+      ...(hybrid ? { model: hybrid.summary } : {}),
+    },
     dueInDays: s.request_due_days,
     expiresInDays: Math.max(s.request_due_days + 1, 30),
     dedupKey: `bank-lines:${statementRef}`.slice(0, 200),
@@ -313,9 +443,11 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     data: {
       lines: all.length,
       autoPosted: posted.length,
+      hybridPosted,
       asked: asking.length,
       notAsked: ask.length - asking.length,
       requestId: req.requestId,
+      ...(hybrid ? { model: hybrid.summary } : {}),
     },
   };
 }

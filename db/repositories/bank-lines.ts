@@ -12,7 +12,7 @@ export interface BankLineRow {
   merchantKey: string;
   cardKey: string;
   taxCode: string | null;
-  status: 'auto' | 'asked';
+  status: 'auto' | 'hybrid' | 'asked';
   accountId: string | null;
   requestId: string | null;
   creditAccountId?: string | null;

@@ -11,13 +11,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 
-export const BANK_LINE_STATUSES = ['auto', 'asked', 'human'] as const;
+export const BANK_LINE_STATUSES = ['auto', 'hybrid', 'asked', 'human'] as const;
 export type BankLineStatus = (typeof BANK_LINE_STATUSES)[number];
 
 /**
  * Every imported bank/card line the bank transaction processor has seen, per org: posted on its
- * own classification (`auto`), waiting in a human request (`asked`), or resolved by a person
- * (`human`). The rows resolved by people are the agent's durable memory: a description pattern
+ * own classification (`auto`), posted because a model agreed with a thin pattern (`hybrid`),
+ * waiting in a human request (`asked`), or resolved by a person (`human`). The rows resolved by people are the agent's durable memory: a description pattern
  * (merchant, card) is memorized only while every line it covered was resolved the same way.
  */
 export const bankLineClassifications = pgTable(

@@ -25,6 +25,13 @@ import {
   CARD_LINES_EVENT,
   type CardLinesPayload,
 } from '../../agents/bank_transaction_processor/handler';
+import {
+  DEFAULT_POLICY,
+  cardKeyOf,
+  decide,
+  evidenceOf,
+  merchantKey,
+} from '../../agents/bank_transaction_processor/classify';
 
 /**
  * The bank-lines eval: monthly CSVs of card lines with their true ledger code, fed in file
@@ -57,15 +64,28 @@ export interface BankLinesItem {
   month: string;
   row: number;
   code: string | null;
-  source: 'auto' | 'human' | null;
+  /** auto: the agent's own evidence; hybrid: a thin pattern a model agreed with; human: answered. */
+  source: 'auto' | 'hybrid' | 'human' | null;
   /** The true code (for reading the JSON; the grader has its own). */
   expected: string;
 }
 export interface MonthMetrics {
   month: string;
   lines: number;
+  /** Posted without a person (auto and hybrid). */
   autoPosted: number;
   autoCorrect: number;
+  /** Of autoPosted, the thin lines posted because a model agreed (0 without a key). */
+  hybridPosted: number;
+  /**
+   * What hybrid mode could add at most, measured without any model: the lines that were thin
+   * at import (1..min_card_resolutions-1 people's answers for the merchant on this card, all
+   * one account — the lines hybrid sends to the model) and how many of them that single
+   * account is right for. A model that agreed every time would post thinLines at a precision
+   * of thinCandidateCorrect / thinLines: the agreement gate's worst case.
+   */
+  thinLines: number;
+  thinCandidateCorrect: number;
   precision: number | null;
   automation: number;
   requests: number;
@@ -201,6 +221,8 @@ export async function runBankLines(opts: {
   const requests = new RequestsClient(opts.client, db, { taskQueue: opts.taskQueue, ...secret });
   const approved = new Set<string>();
   const answered = new Set<string>();
+  // The agent's memory as the eval can rebuild it: the codes people posted in earlier months.
+  const people: { merchantKey: string; cardKey: string; accountId: string; count: number }[] = [];
   const results: MonthMetrics[] = [];
   const items: BankLinesItem[] = [];
 
@@ -336,6 +358,7 @@ export async function runBankLines(opts: {
         memory.set(r.key, { status: r.status, requestId: r.requestId });
     let autoPosted = 0;
     let autoCorrect = 0;
+    let hybridPosted = 0;
     let humanPosted = 0;
     let asked = 0;
     const requestIds = new Set<string>();
@@ -348,9 +371,14 @@ export async function runBankLines(opts: {
         asked += 1;
         requestIds.add(mem.requestId);
       }
-      const source = !code ? null : mem?.status === 'auto' ? 'auto' : 'human';
-      if (source === 'auto') {
+      const source = !code
+        ? null
+        : mem?.status === 'auto' || mem?.status === 'hybrid'
+          ? mem.status
+          : 'human';
+      if (source === 'auto' || source === 'hybrid') {
         autoPosted += 1;
+        if (source === 'hybrid') hybridPosted += 1;
         if (code === l.code) autoCorrect += 1;
       } else if (source === 'human') humanPosted += 1;
       items.push({ month: m.month, row: l.row, code, source, expected: l.code });
@@ -360,6 +388,9 @@ export async function runBankLines(opts: {
       lines: m.lines.length,
       autoPosted,
       autoCorrect,
+      hybridPosted,
+      thinLines: 0,
+      thinCandidateCorrect: 0,
       precision: autoPosted > 0 ? autoCorrect / autoPosted : null,
       automation: m.lines.length > 0 ? autoPosted / m.lines.length : 0,
       requests: Math.max(requestIds.size, requestsThisMonth),
@@ -369,6 +400,40 @@ export async function runBankLines(opts: {
       approvals,
       seconds: Math.round((Date.now() - t0) / 100) / 10,
     };
+    // The lines that were thin at import, replayed with the agent's pure classifier over the
+    // rebuilt memory (checked: it reproduces the agent's own automatic postings).
+    const evidence = evidenceOf(people);
+    let thinLines = 0;
+    let thinCandidateCorrect = 0;
+    let replayedAuto = 0;
+    for (const l of m.lines) {
+      const d = decide(
+        { merchantKey: merchantKey(l.merchant.slice(0, 300)), cardKey: cardKeyOf(l.card || null) },
+        { evidence, rules: [], vendors: new Map(), policy: DEFAULT_POLICY },
+      );
+      if (d.kind === 'auto') replayedAuto += 1;
+      else if (d.thinCandidate !== undefined) {
+        thinLines += 1;
+        if (d.thinCandidate === l.code) thinCandidateCorrect += 1;
+      }
+    }
+    if (replayedAuto !== autoPosted - hybridPosted)
+      opts.onProgress?.(
+        `${m.month}: the rebuilt memory gives ${replayedAuto} automatic lines, the agent ${autoPosted - hybridPosted}: thin figures unreliable\n`,
+      );
+    const monthItems = new Map(items.filter((i) => i.month === m.month).map((i) => [i.row, i]));
+    for (const l of m.lines) {
+      const it = monthItems.get(l.row);
+      if (it?.source === 'human' && it.code)
+        people.push({
+          merchantKey: merchantKey(l.merchant.slice(0, 300)),
+          cardKey: cardKeyOf(l.card || null),
+          accountId: it.code,
+          count: 1,
+        });
+    }
+    metrics.thinLines = thinLines;
+    metrics.thinCandidateCorrect = thinCandidateCorrect;
     results.push(metrics);
     opts.onProgress?.(
       `${m.month}: ${metrics.lines} lines, auto ${autoPosted} (precision ${metrics.precision === null ? 'n/a' : (100 * metrics.precision).toFixed(1) + '%'}), asked ${asked} in ${metrics.requests} request(s)`,
@@ -387,6 +452,9 @@ export async function runBankLines(opts: {
       lines,
       autoPosted,
       autoCorrect,
+      hybridPosted: sum((m) => m.hybridPosted),
+      thinLines: sum((m) => m.thinLines),
+      thinCandidateCorrect: sum((m) => m.thinCandidateCorrect),
       precision: autoPosted > 0 ? autoCorrect / autoPosted : null,
       automation: lines > 0 ? autoPosted / lines : 0,
       requests: sum((m) => m.requests),
@@ -494,6 +562,13 @@ export async function bankLinesMain(argv: string[]): Promise<void> {
     for (const m of [...report.months, { ...report.overall, month: 'overall' }])
       console.log(
         `${m.month.padEnd(12)}${String(m.lines).padStart(6)}${String(m.autoPosted).padStart(7)}${String(m.autoCorrect).padStart(9)}  ${pct(m.precision)}    ${pct(m.automation)}${String(m.requests).padStart(10)}${String(m.linesAsked).padStart(7)}${String(m.humanPosted).padStart(7)}${String(m.notPosted).padStart(10)}${String(m.seconds).padStart(6)}`,
+      );
+    console.log(
+      '\nthin lines (what hybrid sends to a model; posted only where the model names the same account):',
+    );
+    for (const m of [...report.months, { ...report.overall, month: 'overall' }])
+      console.log(
+        `${m.month.padEnd(12)}${String(m.thinLines).padStart(6)} thin, the memory's account right for ${m.thinCandidateCorrect} (${pct(m.thinLines > 0 ? m.thinCandidateCorrect / m.thinLines : null).trim()}); hybrid-posted ${m.hybridPosted}`,
       );
     if (values.json) {
       mkdirSync(dirname(values.json), { recursive: true });

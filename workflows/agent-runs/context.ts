@@ -14,6 +14,12 @@ export interface AgentContext {
   readonly agentType: string;
   readonly trigger: AgentTrigger;
   readonly settings: Record<string, unknown>;
+  /**
+   * Whether a model can be called at all in this run (an API key is configured), known
+   * without spending anything: a hybrid handler is plain code when it is false. A call can
+   * still be refused by a budget (see consultModel).
+   */
+  readonly modelAvailable: boolean;
   /** Appends to the run's progress log. */
   log(message: string, data?: unknown): Promise<void>;
   /** Calls an allowed tool; a tool outside the allow-list throws ToolRefused. */
@@ -23,6 +29,13 @@ export interface AgentContext {
    * would pass a budget, the run stops with `needs_human` (the call is never faked).
    */
   askModel(prompt: string, opts?: { maxTokens?: number }): Promise<string>;
+  /**
+   * Hybrid mode, for a second opinion the handler can do without: one model call whose
+   * failure does not end the run. Without a key, when a budget would be passed (checked
+   * before the call, nothing is spent), or when the call fails after its retries, it returns
+   * `unavailable` with the reason and the handler carries on as code (e.g. asks a person).
+   */
+  consultModel(prompt: string, opts?: { maxTokens?: number }): Promise<ModelConsultation>;
   /**
    * Asks a person (or delegates to another agent) through a human request; returns its id.
    * orgId and createdBy are the run's own. Then end the run with `waiting_human`: the
@@ -35,6 +48,10 @@ export interface AgentContext {
     input: AgentRequestInput,
   ): Promise<{ requestId: string; deduplicated: boolean; to: 'agent' | 'human' }>;
 }
+
+/** A model's reply text, or why there is none (never a made-up answer). */
+export type ModelConsultation =
+  { status: 'ok'; text: string } | { status: 'unavailable'; reason: string };
 
 /** A request as an agent creates it: the run fills in the org, creator and hop count. */
 export type AgentRequestInput = Omit<

@@ -55,7 +55,8 @@ export const BankLineRecordSchema = z
     merchantKey: z.string().min(1).max(200),
     cardKey: z.string().max(20),
     taxCode: z.string().max(20).nullable(),
-    status: z.enum(['auto', 'asked']),
+    /** auto: posted on its own evidence; hybrid: a thin pattern a model agreed with; asked. */
+    status: z.enum(['auto', 'hybrid', 'asked']),
     accountId: Id.nullable(),
     requestId: Id.nullable(),
     /** The account to credit instead of the agent's role account (a statement's bank account). */
@@ -237,7 +238,13 @@ export const TOOL_DEFINITIONS = {
         }),
       ),
       accounts: z.array(
-        z.object({ id: z.string(), code: z.string(), type: z.string(), active: z.boolean() }),
+        z.object({
+          id: z.string(),
+          code: z.string(),
+          name: z.string(),
+          type: z.string(),
+          active: z.boolean(),
+        }),
       ),
       creditAccountId: z.string().nullable(),
       /** Active vendors with a default expense account (matched by normalized name). */
@@ -260,7 +267,7 @@ export const TOOL_DEFINITIONS = {
   bank_lines_record: {
     kind: 'memory',
     description:
-      "Records lines in the agent's memory: posted on its own classification (auto) or asked in a request (asked). A line already recorded is kept as is.",
+      "Records lines in the agent's memory: posted on its own classification (auto), posted because a model agreed with a thin pattern (hybrid), or asked in a request (asked). A line already recorded is kept as is.",
     input: z.object({ lines: z.array(BankLineRecordSchema).max(BANK_LINES_PAGE) }).strict(),
     output: z.object({ recorded: z.number().int() }),
   },

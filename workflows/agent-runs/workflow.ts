@@ -37,11 +37,11 @@ import {
   type AgentRunState,
   type SubmissionLink,
 } from './contract';
-import type { AgentContext, AgentRequestInput, HandlerResult } from './context';
+import type { AgentContext, AgentRequestInput, HandlerResult, ModelConsultation } from './context';
 import type { RequestsActivities } from '../../activities/requests';
 import { isCallbackTrigger, nextHop } from '../requests/loop-defences';
 import { AGENT_HANDLERS } from './handlers';
-import { runLlmLoop, type LoopMessage, type ModelReply } from './llm-loop';
+import { runLlmLoop, type ContentBlock, type LoopMessage, type ModelReply } from './llm-loop';
 import {
   TOOL_DEFINITIONS,
   isToolName,
@@ -516,12 +516,18 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     return { requestId: created.requestId, deduplicated: created.deduplicated, to };
   };
 
+  const textOf = (content: ContentBlock[]) =>
+    content
+      .filter((b) => b.type === 'text')
+      .map((b) => (b as { text: string }).text)
+      .join('\n');
   const ctx: AgentContext = {
     runId,
     orgId,
     agentType: agent.agentType,
     trigger,
     settings: agent.settings,
+    modelAvailable: limits.llmAvailable,
     log,
     tool: (name, toolInput) => invokeTool(name, toolInput) as never,
     askModel: async (prompt, opts) => {
@@ -530,10 +536,33 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
         opts?.maxTokens ?? agent.maxTokens,
       );
       if (reply.status !== 'ok') throw new NeedsHuman(reply.reason);
-      return reply.content
-        .filter((b) => b.type === 'text')
-        .map((b) => (b as { text: string }).text)
-        .join('\n');
+      return textOf(reply.content);
+    },
+    consultModel: async (prompt, opts): Promise<ModelConsultation> => {
+      if (!limits.llmAvailable)
+        return {
+          status: 'unavailable',
+          reason: 'no ANTHROPIC_API_KEY is configured: a person must do this work',
+        };
+      // Runs recorded before handlers could consult a model replay as they ran: without it.
+      if (!patched('agent-run-consult-model'))
+        return { status: 'unavailable', reason: 'run recorded before model consultations' };
+      try {
+        const reply = await callModel(
+          [{ role: 'user', content: prompt }],
+          opts?.maxTokens ?? agent.maxTokens,
+        );
+        if (reply.status !== 'ok') {
+          await log(`model not consulted: ${reply.reason}`);
+          return { status: 'unavailable', reason: reply.reason };
+        }
+        return { status: 'ok', text: textOf(reply.content) };
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        const reason = `model call failed: ${messageOf(err)}`;
+        await log(reason);
+        return { status: 'unavailable', reason };
+      }
     },
     request: createRequest,
   };

@@ -25,6 +25,7 @@ export async function bankContext(
     .select({
       id: accounts.id,
       code: accounts.code,
+      name: accounts.name,
       type: accounts.type,
       active: accounts.active,
       systemRole: accounts.systemRole,
@@ -35,7 +36,13 @@ export async function bankContext(
   return {
     known: await knownLines(db, orgId, input.lineKeys),
     resolutions: await humanResolutions(db, orgId, input.merchantKeys),
-    accounts: chart.map((a) => ({ id: a.id, code: a.code, type: a.type, active: a.active })),
+    accounts: chart.map((a) => ({
+      id: a.id,
+      code: a.code,
+      name: a.name,
+      type: a.type,
+      active: a.active,
+    })),
     creditAccountId: credit?.id ?? null,
     vendors: (
       await db
