@@ -129,6 +129,9 @@ const EnvSchema = z.object({
   // The delegation watch (lost callbacks re-escalated, forgotten delegations closed): a
   // Temporal Schedule every N minutes, created at worker start; 0 turns it off (the tests).
   DELEGATION_WATCH_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
+  // The callback breaker: completed callback-triggered runs per org per 30 minutes before a
+  // request's callback event is failed instead of dispatched (SPEC B: 50).
+  CALLBACK_RUN_LIMIT: z.coerce.number().int().min(1).max(10_000).default(50),
   NOTIFY_WEBHOOK_URL: z.string().url().optional(),
   NOTIFY_WEBHOOK_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   // Uploaded documents: text extraction runs on a worker thread bounded by these; past either

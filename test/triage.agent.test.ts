@@ -16,10 +16,13 @@ import { MAX_EVENT_HOPS } from '../workflows/events/contract';
  * Triage end to end on the dev server with PostgreSQL: a filing sent to the bill processor is
  * not a bill, so it is handed to triage, which routes it to the document analyst; at the hop
  * cap triage cannot hand over and asks a person, whose answer routes it (a person restarts the
- * chain); a document with no clear owner goes to a person, and "none" closes it. Triage never
- * writes: no submission in any of its runs.
+ * chain); a document with no clear owner goes to a person, and "none" closes it; the answers'
+ * callbacks run triage until the callback breaker's limit, after which a callback is failed,
+ * not dispatched. Triage never writes: no submission in any of its runs.
  */
-const env = useSeededWorker();
+// The callback breaker at 3 for this file, so a live loop of callbacks reaches it.
+const CALLBACK_LIMIT = 3;
+const env = useSeededWorker({ CALLBACK_RUN_LIMIT: String(CALLBACK_LIMIT) });
 const ORG = 'triage-e2e';
 const dir = mkdtempSync(join(tmpdir(), 'cs-triage-'));
 const FILING = `UNITED STATES SECURITIES AND EXCHANGE COMMISSION
@@ -192,4 +195,61 @@ it('sends a document with no clear owner to a person; "none" closes it, routing 
   expect((await runsOfEvent(deps.db, ORG, callback.id)).map((r) => r.agentType)).toEqual([
     'triage',
   ]);
+});
+
+it("stops dispatching request callbacks at the breaker's limit of completed callback runs", async () => {
+  const deps = env.deps();
+  const evs = new EventsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
+  const reqs = new RequestsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
+  // The two tests above completed two callback-triggered triage runs; two more questions.
+  const asked: string[] = [];
+  for (const n of [1, 2]) {
+    const documentId = await ingest(`note-${n}.txt`, `${LETTER}\nNote ${n}.`);
+    const sent = await evs.acceptEvent({
+      orgId: ORG,
+      type: 'triage.requested',
+      source: 'connector',
+      payload: { documentId, reason: `unlabelled note ${n}` },
+    });
+    await evs.result(sent.workflowId);
+    await settledRunOf(sent.eventId);
+    const [req] = (
+      await deps.db
+        .select()
+        .from(humanRequests)
+        .where(and(eq(humanRequests.orgId, ORG), eq(humanRequests.type, 'classification')))
+    ).filter((r) => (r.evidence as { documentId?: string }).documentId === documentId);
+    asked.push(req!.id);
+  }
+  const callbackOf = (requestId: string) =>
+    eventually(async () =>
+      (await eventsOf('request.completed')).find(
+        (e) => (e.payload as { requestId?: string }).requestId === requestId && terminal(e.state),
+      ),
+    );
+  const answer = (requestId: string, documentId: string) =>
+    reqs.answerRequest({
+      orgId: ORG,
+      requestId,
+      answeredBy: `${ORG}-${OPERATOR}`,
+      answer: { routes: { [documentId]: 'none' } },
+    });
+  const docOf = async (requestId: string) =>
+    ((await reqs.getRequest(ORG, requestId))!.evidence as { documentId: string }).documentId;
+
+  // The third callback run still runs (two completed before it) ...
+  await answer(asked[0]!, await docOf(asked[0]!));
+  const third = await callbackOf(asked[0]!);
+  expect(third.state).toBe('completed');
+  expect((await settledRunOf(third.id)).run.state).toBe('completed');
+  // ... the fourth is failed by the breaker and runs nothing.
+  await answer(asked[1]!, await docOf(asked[1]!));
+  const fourth = await callbackOf(asked[1]!);
+  expect(fourth.state).toBe('failed');
+  expect(fourth.detail).toMatch(
+    new RegExp(
+      `^loop breaker: ${CALLBACK_LIMIT} completed callback-triggered runs .*\\(limit ${CALLBACK_LIMIT}\\)$`,
+    ),
+  );
+  expect(await runsOfEvent(deps.db, ORG, fourth.id)).toEqual([]);
 });

@@ -81,6 +81,7 @@ export async function registerAgentRuntime(deps: {
     defaultOrgMaxConcurrentRuns: o.orgMaxConcurrentRuns ?? RUNTIME_DEFAULTS.orgMaxConcurrentRuns,
     globalLlmConcurrency: o.globalLlmConcurrency ?? RUNTIME_DEFAULTS.globalLlmConcurrency,
     llmAvailable: anthropic !== null,
+    callbackRunLimit: deps.cfg.CALLBACK_RUN_LIMIT,
   });
   const runs = createAgentRunsActivities({
     db: deps.db,

@@ -17,6 +17,8 @@ export interface EventsDeps {
   defaultOrgMaxConcurrentRuns: number;
   globalLlmConcurrency: number;
   llmAvailable: boolean;
+  /** Completed callback-triggered runs per org per window before callbacks are blocked. */
+  callbackRunLimit?: number;
 }
 
 /** The events domain's activities: the event's rows, and who it is dispatched to. */
@@ -77,7 +79,8 @@ export function createEventsActivities(deps: EventsDeps) {
           q.orgId,
           new Date(Date.now() - CALLBACK_WINDOW_MS),
         );
-        if (callbackLimitReached(n))
+        const limit = deps.callbackRunLimit ?? CALLBACK_RUN_LIMIT;
+        if (callbackLimitReached(n, limit))
           return {
             agents: [],
             limits: {
@@ -86,7 +89,7 @@ export function createEventsActivities(deps: EventsDeps) {
               llmAvailable: deps.llmAvailable,
               operatorUserId: null,
             },
-            blocked: `loop breaker: ${n} completed callback-triggered runs in ${q.orgId} in the last ${CALLBACK_WINDOW_MS / 60_000} minutes (limit ${CALLBACK_RUN_LIMIT})`,
+            blocked: `loop breaker: ${n} completed callback-triggered runs in ${q.orgId} in the last ${CALLBACK_WINDOW_MS / 60_000} minutes (limit ${limit})`,
           };
       }
       const subscribed = await enabledSubscribers(db, q.type);

@@ -58,8 +58,11 @@ export function nextHop(hop: number): { to: 'agent'; hop: number } | { to: 'huma
 }
 
 /** The callback breaker: another callback-triggered run would pass the limit. */
-export function callbackLimitReached(completedInWindow: number): boolean {
-  return completedInWindow >= CALLBACK_RUN_LIMIT;
+export function callbackLimitReached(
+  completedInWindow: number,
+  limit: number = CALLBACK_RUN_LIMIT,
+): boolean {
+  return completedInWindow >= limit;
 }
 
 /** How far back an identical request of this type is the same request (null: open ones only). */
