@@ -168,6 +168,8 @@ export const APPROVER_ROLES = ['approver', 'admin', 'owner'] as const;
 export async function inboxRows(db: Db, orgId: string, userId: string): Promise<RequestRow[]> {
   const mayVote = and(
     eq(humanRequests.linkKind, 'gateway_approval'),
+    // Listed once routed: its row and its route are written by two statements.
+    sql`${humanRequests.route} is not null`,
     sql`${humanRequests.createdByUserId} is distinct from ${userId}`,
     sql`exists (select 1 from ${memberships} where ${memberships.orgId} = ${humanRequests.orgId}
       and ${memberships.userId} = ${userId}
