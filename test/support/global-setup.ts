@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import { TEMPLATE_DATABASE, createTemplateDatabase } from './database';
 import { startDevServer } from '../../scripts/lib/dev-server';
 import { PROJECT_ROOT } from '../../scripts/lib/temporal-binaries';
 
@@ -33,6 +34,9 @@ export default async function globalSetup(): Promise<void> {
     (globalThis as Record<string, unknown>).__CS_POSTGRES__ = postgres;
     process.env.TEST_DATABASE_URL = postgres.url;
   }
+  // Migrate once; each test file's database is a copy (support/database.ts).
+  await createTemplateDatabase();
+  process.env.CS_TEST_TEMPLATE_DB = TEMPLATE_DATABASE;
   const server = await startDevServer(
     {
       port,
