@@ -18,7 +18,7 @@ import { useSeededWorker } from './support/seeded-worker';
  * different answer. The rewordings run through the eval's own runner (real workflow, dev
  * server, PostgreSQL), ingesting only the filings they need.
  *
- * CI runs the rows marked `ci_subset` (three filings, 15 rewordings); CS_PHRASING_ALL=1 runs
+ * CI runs the rows marked `ci_subset` (two filings, 10 rewordings); CS_PHRASING_ALL=1 runs
  * all 80 (see datasets/phrasing-variations/README.md).
  */
 const DATASET = join(PROJECT_ROOT, 'datasets', 'phrasing-variations', 'questions.jsonl');
