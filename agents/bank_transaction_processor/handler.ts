@@ -10,6 +10,7 @@ import {
   merchantKey,
   type ClassificationPolicy,
 } from './classify';
+import { resolveTax, taxOfGross, type TaxResolution } from './tax';
 import {
   agrees,
   buildClassificationPrompt,
@@ -94,6 +95,9 @@ const SettingsSchema = z.object({
       max_merchant_accounts: DEFAULT_POLICY.maxMerchantAccounts,
       min_merchant_share: DEFAULT_POLICY.minMerchantShare,
     }),
+  // Org tax codes by the feed's VAT descriptor ({ VR: UK-STD-IN }): an explicit mapping, never
+  // inferred. Unmapped descriptors post the gross to the expense as before.
+  tax_codes: z.record(z.string().min(1).max(20), z.string().min(1).max(40)).default({}),
   rules: z
     .array(
       z
@@ -132,24 +136,51 @@ type Settings = z.infer<typeof SettingsSchema>;
 
 type Line = BankLineRecord;
 
-/** Debit the expense (credit it for a refund) against the account card spending is credited to. */
-function entryOf(l: Line, accountId: string, roleCreditAccountId: string) {
+/**
+ * Debit the expense (credit it for a refund) against the account card spending is credited to;
+ * with a tax code in effect, the gross splits into the expense's net and the code's tax account.
+ */
+function entryOf(l: Line, accountId: string, roleCreditAccountId: string, tax: TaxResolution) {
   const creditAccountId = l.creditAccountId ?? roleCreditAccountId;
   const amount = l.amountMinor.startsWith('-') ? l.amountMinor.slice(1) : l.amountMinor;
   const spend = !l.amountMinor.startsWith('-');
   const memo = `${l.merchant}${l.cardKey ? ` (card ${l.cardKey})` : ''}${l.taxCode ? ` VAT ${l.taxCode}` : ''}`;
+  const taxMinor = tax.kind === 'split' ? taxOfGross(BigInt(amount), tax.rateBasisPoints) : 0n;
+  const cur = l.currency;
+  const base = { key: l.lineKey, entryDate: l.entryDate, memo: memo.slice(0, 500) };
+  if (tax.kind === 'split' && taxMinor > 0n) {
+    const net = String(BigInt(amount) - taxMinor);
+    const taxLine = { accountId: tax.accountId, currency: cur, memo: `${tax.code} on ${amount}` };
+    return {
+      ...base,
+      lines: spend
+        ? [
+            { accountId, currency: cur, debit: net, memo: `net of ${tax.code}` },
+            { ...taxLine, debit: String(taxMinor) },
+            { accountId: creditAccountId, currency: cur, credit: amount },
+          ]
+        : [
+            { accountId: creditAccountId, currency: cur, debit: amount },
+            { accountId, currency: cur, credit: net, memo: `net of ${tax.code}` },
+            { ...taxLine, credit: String(taxMinor) },
+          ],
+    };
+  }
+  const unsplit = tax.kind === 'unresolved' ? `VAT not split: ${tax.reason}` : null;
   return {
-    key: l.lineKey,
-    entryDate: l.entryDate,
-    memo: memo.slice(0, 500),
+    ...base,
     lines: [
       {
         accountId: spend ? accountId : creditAccountId,
-        currency: l.currency,
+        currency: cur,
         debit: amount,
-        ...(l.taxCode ? { memo: `tax ${l.taxCode}` } : {}),
+        ...(unsplit
+          ? { memo: unsplit.slice(0, 500) }
+          : l.taxCode
+            ? { memo: `tax ${l.taxCode}` }
+            : {}),
       },
-      { accountId: spend ? creditAccountId : accountId, currency: l.currency, credit: amount },
+      { accountId: spend ? creditAccountId : accountId, currency: cur, credit: amount },
     ],
   };
 }
@@ -161,6 +192,7 @@ async function post(
   creditAccountId: string,
   s: Settings,
   source: string,
+  taxOf: (l: Line) => TaxResolution,
 ): Promise<{ posted: Line[]; refused: Line[] }> {
   const posted: Line[] = [];
   const refused: Line[] = [];
@@ -168,7 +200,9 @@ async function post(
     const part = lines.slice(i, i + s.batch_size);
     const r = await ctx.tool('submit', {
       kind: 'journal.post_batch',
-      payload: { entries: part.map((p) => entryOf(p.line, p.accountId, creditAccountId)) },
+      payload: {
+        entries: part.map((p) => entryOf(p.line, p.accountId, creditAccountId, taxOf(p.line))),
+      },
     });
     if (r.status === 'started') posted.push(...part.map((p) => p.line));
     else {
@@ -323,6 +357,7 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     maxMerchantAccounts: s.policy.max_merchant_accounts,
     minMerchantShare: s.policy.min_merchant_share,
   };
+  const taxOf = (l: Line) => resolveTax(l.taxCode, l.entryDate, s.tax_codes, c.taxCodes);
   const evidence = evidenceOf(c.resolutions);
   const vendors = new Map(c.vendors.map((v) => [merchantKey(v.name), v.accountId]));
   const auto: { line: Line; accountId: string }[] = [];
@@ -331,6 +366,13 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
   const whyAsked = new Map<string, string>();
   for (const l of fresh) {
     const d = decide(l, { evidence, rules, vendors, policy });
+    const tax = taxOf(l);
+    if (tax.kind === 'unresolved') {
+      // Never split (or not split) the VAT on a guess: a person looks at the line.
+      ask.push(l);
+      whyAsked.set(l.lineKey, 'tax code');
+      continue;
+    }
     if (d.kind === 'auto') auto.push({ line: l, accountId: d.accountId });
     else {
       ask.push(l);
@@ -364,7 +406,7 @@ async function onImport(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
       ...(hybrid ? { model: hybrid.summary } : {}),
     },
   );
-  const { posted, refused } = await post(ctx, auto, c.creditAccountId, s, 'auto');
+  const { posted, refused } = await post(ctx, auto, c.creditAccountId, s, 'auto', taxOf);
   const accountOf = new Map(auto.map((a) => [a.line.lineKey, a.accountId]));
   await record(
     ctx,
@@ -503,7 +545,11 @@ async function onAnswer(ctx: AgentContext, s: Settings): Promise<HandlerResult> 
     if (accountId) answered.push({ line: l, accountId });
     else unanswered.push(l);
   }
-  const { posted, refused } = await post(ctx, answered, c.creditAccountId, s, 'answered');
+  // A person chose the account; a descriptor whose tax code is not in effect posts the gross,
+  // with the reason on the line (the total is right; the VAT is left for a person to split).
+  const { posted, refused } = await post(ctx, answered, c.creditAccountId, s, 'answered', (l) =>
+    resolveTax(l.taxCode, l.entryDate, s.tax_codes, c.taxCodes),
+  );
   const accountOf = new Map(answered.map((a) => [a.line.lineKey, a.accountId]));
   const r = await ctx.tool('bank_lines_resolve', {
     requestId,

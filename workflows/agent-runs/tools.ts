@@ -247,6 +247,19 @@ export const TOOL_DEFINITIONS = {
         }),
       ),
       creditAccountId: z.string().nullable(),
+      /** The org's tax codes (absent from results recorded before they were added). */
+      taxCodes: z
+        .array(
+          z.object({
+            id: z.string(),
+            code: z.string(),
+            rateBasisPoints: z.number().int(),
+            effectiveFrom: z.string(),
+            effectiveTo: z.string().nullable(),
+            accountId: z.string(),
+          }),
+        )
+        .default([]),
       /** Active vendors with a default expense account (matched by normalized name). */
       vendors: z.array(z.object({ name: z.string(), accountId: z.string() })),
     }),

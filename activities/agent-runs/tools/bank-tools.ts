@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../../db/connection';
-import { accounts, vendors } from '../../../db/schema';
+import { accounts, taxCodes, vendors } from '../../../db/schema';
 import {
   askedLines,
   humanResolutions,
@@ -44,6 +44,17 @@ export async function bankContext(
       active: a.active,
     })),
     creditAccountId: credit?.id ?? null,
+    taxCodes: await db
+      .select({
+        id: taxCodes.id,
+        code: taxCodes.code,
+        rateBasisPoints: taxCodes.rateBasisPoints,
+        effectiveFrom: taxCodes.effectiveFrom,
+        effectiveTo: taxCodes.effectiveTo,
+        accountId: taxCodes.accountId,
+      })
+      .from(taxCodes)
+      .where(eq(taxCodes.orgId, orgId)),
     vendors: (
       await db
         .select({ name: vendors.name, accountId: vendors.defaultExpenseAccountId })
