@@ -1,5 +1,7 @@
 import { GatewayClient } from '../client/gateway-client';
 import { buildProgram } from '../client/program';
+import { runStatus } from '../client/commands/runs';
+import { gatewayWorkflowId } from '../workflows/gateway.contract';
 import type { CliContext } from '../client/commands/context';
 import { issueApiKey } from '../db/repositories/credentials';
 import { testConfig } from './support/worker';
@@ -142,6 +144,10 @@ it("keeps a write that needs two approvals in every approver's inbox until each 
   });
   // Her vote is in: gone from her list, still in the second approver's.
   await inboxUntil((xs) => !mine(xs), APPROVER_1);
+  // An operator's `status` shows what the write waits for, live (its current details).
+  const live = await runStatus(env.worker.client, gatewayWorkflowId(ORG, write.idempotencyKey));
+  expect(live).toMatchObject({ status: 'RUNNING', searchAttributes: { CsRiskLane: 'high' } });
+  expect(live.currentDetails).toMatch(/^\*\*awaiting_approval\*\* — journal\.post: high risk/);
   const second = mine(await requests.listInbox({ orgId: ORG, userId: APPROVER_2 }))!;
   expect(second.requestId).toBe(first.requestId);
   await requests.answerRequest({

@@ -30,6 +30,26 @@ function searchAttributesOf(desc: WorkflowExecutionDescription): Record<string, 
   );
 }
 
+/**
+ * A running workflow's live details (what it set with setCurrentDetails: its state and what it
+ * waits for), from the SDK's built-in metadata query; null when closed or not answering.
+ */
+async function currentDetailsOf(client: Client, workflowId: string, runId: string) {
+  try {
+    // A query needs a worker: without one it would wait for the call's deadline, so 3 s.
+    const meta = await client.withDeadline(Date.now() + 3000, () =>
+      client.workflow
+        .getHandle(workflowId, runId)
+        .query<{ currentDetails?: unknown } | null>('__temporal_workflow_metadata'),
+    );
+    return typeof meta?.currentDetails === 'string' && meta.currentDetails
+      ? meta.currentDetails
+      : null;
+  } catch {
+    return null; // no worker polling its queue, or a workflow from an older SDK
+  }
+}
+
 /** One run, as the operator needs it: where it is, what it waits for, how it is labelled. */
 export async function runStatus(client: Client, id: string) {
   const { workflowId, runId } = await findExecution(client, id);
@@ -55,6 +75,10 @@ export async function runStatus(client: Client, id: string) {
     historyLength: desc.historyLength,
     summary: (await desc.staticSummary()) ?? null,
     details: (await desc.staticDetails()) ?? null,
+    currentDetails:
+      desc.status.name === 'RUNNING'
+        ? await currentDetailsOf(client, desc.workflowId, desc.runId)
+        : null,
     searchAttributes: searchAttributesOf(desc),
     memo: desc.memo ?? {},
     parent: desc.parentExecution ?? null,
