@@ -98,6 +98,9 @@ export class EventsClient {
         workflowIdConflictPolicy: 'FAIL',
         workflowIdReusePolicy: opts.once ? 'REJECT_DUPLICATE' : 'ALLOW_DUPLICATE',
         memo: { eventId },
+        // Orgs share the queues fairly (server fairness, temporal-dev.yaml): the run tree of
+        // this event — its agent runs, their activities — inherits the org as fairness key.
+        priority: { fairnessKey: envelope.orgId.slice(0, 64) },
         staticSummary: `${envelope.type} · ${envelope.orgId} · from ${envelope.source}`,
         staticDetails: `**Event** ${eventId}${envelope.causation ? `\n\n**Caused by** ${envelope.causation.agentInstanceId} (hop ${envelope.causation.hop})` : ''}`,
         typedSearchAttributes: [
