@@ -53,6 +53,7 @@ export interface BenchAllResult {
   polling: PollingBaselineResult & {
     /** Polling ÷ Temporal pickup latency (events.pickupLatencyMs), per percentile. */
     ratio: { p50: number | null; p95: number | null };
+    comparedWith: string;
   };
   gateway: GatewayBench & { loadAverageAtStart: Load };
   gatewayBatch: GatewayBatchBench & { loadAverageAtStart: Load };
@@ -105,7 +106,12 @@ export async function benchAll(
       loadAverageAtEnd: load(),
     },
     events: { ...events, loadAverageAtStart: eventsLoad },
-    polling: { ...polling, ratio: latencyRatio(polling.pickupLatencyMs, events.pickupLatencyMs) },
+    polling: {
+      ...polling,
+      ratio: latencyRatio(polling.pickupLatencyMs, events.pickupLatencyMs),
+      comparedWith:
+        'events.pickupLatencyMs: accepted → the agent run row written by the run’s first activity (event workflow started, dispatched, agent run workflow started), same number of probe events at the same gaps',
+    },
     gateway: { ...gateway, loadAverageAtStart: gatewayLoad },
     gatewayBatch: { ...gatewayBatch, loadAverageAtStart: batchLoad },
   };

@@ -28,7 +28,7 @@ export interface PollingBaselineResult {
 }
 
 export const POLLING_DESIGN =
-  'one dispatcher: every pollMs, UPDATE … SET picked WHERE id IN (SELECT pending … FOR UPDATE SKIP LOCKED) RETURNING; latency = accepted_at → picked_at, both clock_timestamp() in PostgreSQL; no agent work, no run record, no retries, no caps';
+  'one dispatcher, a timer loop: UPDATE … SET picked WHERE id IN (SELECT pending … FOR UPDATE SKIP LOCKED), then sleep pollMs; latency = accepted_at → picked_at, both clock_timestamp() in PostgreSQL; no agent work, no run record, no retries, no caps';
 
 export async function runPollingBaseline(opts: {
   /** A role that may create a table (the bench database's owner). */
