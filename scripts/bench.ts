@@ -18,6 +18,9 @@ const USAGE = [
   '     | gateway-batch [--batches 5] [--size 1000] [--json FILE]',
 ].join('\n');
 
+/** Bad command-line input: its message is all the user needs, no stack trace. */
+class BenchUsageError extends Error {}
+
 function writeJson(file: string | undefined, value: unknown): void {
   const text = JSON.stringify(value, null, 2);
   if (!file) return;
@@ -29,25 +32,32 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const named = argv[0] !== undefined && !argv[0].startsWith('-');
   const suite = named ? argv[0] : 'all';
-  const { values } = parseArgs({
-    args: named ? argv.slice(1) : argv,
-    options: {
-      json: { type: 'string' },
-      short: { type: 'boolean' },
-      'poll-ms': { type: 'string' },
-      n: { type: 'string' },
-      concurrency: { type: 'string' },
-      probe: { type: 'string' },
-      cap: { type: 'string' },
-      minutes: { type: 'string' },
-      'interval-ms': { type: 'string' },
-      batches: { type: 'string' },
-      size: { type: 'string' },
-      'small-orgs': { type: 'string' },
-      'small-n': { type: 'string' },
-    },
-    strict: true,
-  });
+  const parse = () =>
+    parseArgs({
+      args: named ? argv.slice(1) : argv,
+      options: {
+        json: { type: 'string' },
+        short: { type: 'boolean' },
+        'poll-ms': { type: 'string' },
+        n: { type: 'string' },
+        concurrency: { type: 'string' },
+        probe: { type: 'string' },
+        cap: { type: 'string' },
+        minutes: { type: 'string' },
+        'interval-ms': { type: 'string' },
+        batches: { type: 'string' },
+        size: { type: 'string' },
+        'small-orgs': { type: 'string' },
+        'small-n': { type: 'string' },
+      },
+      strict: true,
+    });
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse().values;
+  } catch (err) {
+    throw new BenchUsageError(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+  }
   // The SDK's own INFO lines (worker start and stop, per suite) would bury the figures.
   Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -55,7 +65,9 @@ async function main(): Promise<void> {
     const { benchAll, benchAllTable } = await import('./bench-all');
     const pollMs = Number(values['poll-ms'] ?? 5000);
     if (!Number.isInteger(pollMs) || pollMs < 10 || pollMs > 600_000)
-      throw new Error(`--poll-ms must be an integer from 10 to 600000, got ${values['poll-ms']}`);
+      throw new BenchUsageError(
+        `--poll-ms must be an integer from 10 to 600000, got ${values['poll-ms']}`,
+      );
     const r = await benchAll(values.short ? 'short' : 'full', pollMs, (l) => console.error(l));
     writeJson(values.json, r);
     console.log(benchAllTable(r));
@@ -117,10 +129,14 @@ async function main(): Promise<void> {
     writeJson(values.json, r);
     return;
   }
-  throw new Error(USAGE);
+  throw new BenchUsageError(`unknown suite ${suite}\n${USAGE}`);
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof BenchUsageError) {
+    console.error(err.message);
+    process.exit(2);
+  }
   console.error(err);
   process.exit(1);
 });
