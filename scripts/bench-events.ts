@@ -12,7 +12,7 @@ import { createWorker } from '../worker';
 import { EventsClient } from '../client/events-client';
 import { TERMINAL_EVENT_STATES } from '../workflows/events/contract';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
-import { bringUpBenchPlatform } from './lib/bench-platform';
+import { benchPorts, bringUpBenchPlatform } from './lib/bench-platform';
 
 /**
  * `npm run bench -- events [--json FILE] [--n 1000] [--probe 50] [--cap 20] [--small-orgs 5
@@ -75,6 +75,11 @@ export async function benchEvents(opts: {
   /** The fairness case: this many other orgs send smallN events each, right after the burst. */
   smallOrgs?: number;
   smallN?: number;
+  /**
+   * Run after the probe, before the burst, on this bench's platform (the combined bench's
+   * polling baseline): the database owner's URL and the gaps between the probe's sends, ms.
+   */
+  afterProbe?: (ctx: { ownerUrl: string; probeGapsMs: number[] }) => Promise<void>;
 }): Promise<EventsBench> {
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
@@ -83,8 +88,7 @@ export async function benchEvents(opts: {
       cfg,
       {
         name: 'events',
-        temporalPort: Number(process.env.CS_BENCH_TEMPORAL_PORT ?? 17_352),
-        embeddedPgPort: Number(process.env.CS_BENCH_PG_PORT ?? 55_498),
+        ...benchPorts(0, { temporal: 17_352, pg: 55_498 }),
       },
       stops,
     );
@@ -158,7 +162,9 @@ export async function benchEvents(opts: {
     // Latency on an idle runtime: one event at a time.
     const probeStarted: number[] = [];
     const probeRunning: number[] = [];
+    const probeSentAt: number[] = [];
     for (let i = 0; i < opts.probe; i++) {
+      probeSentAt.push(performance.now());
       const a = await send('probe', i);
       await events.result(a.workflowId);
       const p = await pickup(a.eventId);
@@ -167,6 +173,11 @@ export async function benchEvents(opts: {
         if (p.running !== null) probeRunning.push(p.running);
       }
     }
+
+    await opts.afterProbe?.({
+      ownerUrl: database.ownerUrl,
+      probeGapsMs: probeSentAt.slice(1).map((t, i) => t - (probeSentAt[i] ?? t)),
+    });
 
     // Throughput: a burst for one org. Progress goes to stderr every 10 s, so a stall shows
     // where it is (event and run states, the worker's cache and in-flight work, the slots).

@@ -2,14 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../config/env';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
 import { createWorker } from '../worker';
 import { GatewayClient } from '../client/gateway-client';
 import type { GatewayWriteInput } from '../workflows/gateway.contract';
-import { bringUpBenchPlatform } from './lib/bench-platform';
+import { benchPorts, bringUpBenchPlatform } from './lib/bench-platform';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
 
 /**
@@ -35,14 +34,13 @@ export async function benchGatewayBatch(opts: {
   batches: number;
   size: number;
 }): Promise<GatewayBatchBench> {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true }); // the dev server's log goes there
   try {
     const { server, database, runCfg } = await bringUpBenchPlatform(
       cfg,
-      { name: 'gateway-batch', temporalPort: 17_930, embeddedPgPort: 55_496 },
+      { name: 'gateway-batch', ...benchPorts(20, { temporal: 17_930, pg: 55_496 }) },
       stops,
     );
     const org = `bench-batch-${Date.now().toString(36)}`;

@@ -1,205 +1,80 @@
-import { cpus } from 'node:os';
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../config/env';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
-import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
-import { createWorker } from '../worker';
-import { createGatewayActivities } from '../activities/gateway';
-import { GatewayClient } from '../client/gateway-client';
-import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
-import { bringUpBenchPlatform } from './lib/bench-platform';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 /**
- * `npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20]`: starts what it needs
- * (a dev server on its own port, PostgreSQL from DATABASE_URL or an embedded one in a
- * temporary directory, an in-process worker), measures low-risk postings end to end and the
- * apply layer alone, prints and writes the figures, and stops what it started.
+ * `npm run bench -- [SUITE] [options]`: one suite (gateway, gateway-batch, events, db-outage),
+ * or `all` (also when no suite is named) — events with the polling baseline, gateway and
+ * gateway-batch in one process, one table and one JSON. Each suite starts the platform it
+ * needs on its own ports (CS_BENCH_TEMPORAL_PORT / CS_BENCH_PG_PORT + an offset per suite) and
+ * stops it. Never a timed test: the figures are printed and written with --json.
  */
-interface GatewayBench {
-  suite: 'gateway';
-  submissions: number;
-  concurrency: number;
-  database: 'DATABASE_URL' | 'embedded';
-  submitsPerSecond: number;
-  appliesPerSecond: number;
-  autoLaneLatencyMs: { p50: number; p95: number };
-  cores: number;
-}
+const USAGE = [
+  'usage: npm run bench -- [all] [--short] [--poll-ms 5000] [--json FILE]',
+  '     | gateway [--n 300] [--concurrency 20] [--json FILE]',
+  '     | events [--n 1000] [--probe 50] [--cap 20] [--small-orgs 5 --small-n 100] [--json FILE]',
+  '     | db-outage [--minutes 15] [--interval-ms 250] [--json FILE]',
+  '     | gateway-batch [--batches 5] [--size 1000] [--json FILE]',
+].join('\n');
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-const round = (n: number) => Math.round(n * 10) / 10;
+/** Bad command-line input: its message is all the user needs, no stack trace. */
+class BenchUsageError extends Error {}
 
-async function pool<T>(items: T[], size: number, fn: (t: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: size }, async () => {
-      while (i < items.length) await fn(items[i++] as T);
-    }),
-  );
-}
-
-async function benchGateway(n: number, concurrency: number): Promise<GatewayBench> {
-  const cfg = loadConfig();
-  const stops: (() => Promise<void>)[] = [];
-  try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
-      cfg,
-      { name: 'gateway', temporalPort: 17_900, embeddedPgPort: 55_499 },
-      stops,
-    );
-    const org = `bench-${Date.now().toString(36)}`;
-    await ensureOrganization(database.db, { id: org, name: 'Bench Org' });
-    await seedDefaultChart(database.db, org);
-    await ensureUser(database.db, {
-      id: `${org}-clerk`,
-      email: `clerk@${org}.example`,
-      displayName: 'Clerk',
-      orgId: org,
-      roles: ['analyst'],
-    });
-    await ensureUser(database.db, {
-      id: `${org}-approver`,
-      email: `approver@${org}.example`,
-      displayName: 'Approver',
-      orgId: org,
-      roles: ['approver'],
-    });
-    const write = (k: string): GatewayWriteInput => ({
-      orgId: org,
-      idempotencyKey: k,
-      submitter: { kind: 'user', userId: `${org}-clerk` },
-      kind: 'journal.post',
-      payload: {
-        entryDate: '2025-06-15',
-        memo: 'bench',
-        lines: [
-          { accountId: accountId(org, '6200'), currency: 'USD', debit: '1250' },
-          { accountId: accountId(org, '1010'), currency: 'USD', credit: '1250' },
-        ],
-      },
-    });
-    const direct = createGatewayActivities({ db: database.db });
-    const evaluate = (w: GatewayWriteInput) => {
-      const id = gatewayWorkflowId(org, w.idempotencyKey);
-      const now = new Date().toISOString();
-      return direct
-        .gatewayEvaluate({
-          write: w as never,
-          submissionId: id,
-          workflowId: id,
-          runId: 'bench',
-          dueAt: now,
-          expiresAt: now,
-        })
-        .then((ev) => ({ id, ev }));
-    };
-    // First postings to an account need an approval: warm the two accounts once.
-    const warm = await evaluate(write('warm'));
-    await direct.gatewayRecordVote({
-      submissionId: warm.id,
-      vote: {
-        userId: `${org}-approver`,
-        decision: 'approve',
-        note: null,
-        decidedAt: new Date().toISOString(),
-      },
-    });
-    await direct.gatewayApply({ submissionId: warm.id });
-
-    // Apply layer alone: register n submissions, then time applying them.
-    const registered: string[] = [];
-    await pool(
-      Array.from({ length: n }, (_, i) => `apply-${i}`),
-      concurrency,
-      async (k) => {
-        const r = await evaluate(write(k));
-        if (r.ev.risk.lane !== 'low') throw new Error(`bench write scored ${r.ev.risk.lane}`);
-        registered.push(r.id);
-      },
-    );
-    const applyStart = performance.now();
-    await pool(registered, concurrency, async (id) => {
-      await direct.gatewayApply({ submissionId: id });
-    });
-    const appliesPerSecond = n / ((performance.now() - applyStart) / 1000);
-
-    // End to end through Temporal.
-    const { worker, connection } = await createWorker({
-      cfg: runCfg,
-      database,
-      taskQueue: 'bench-gw',
-    });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    });
-    const clientConnection = await Connection.connect({ address: server.address });
-    stops.push(() => clientConnection.close());
-    const gw = new GatewayClient(
-      new Client({ connection: clientConnection, namespace: server.namespace }),
-      database.db,
-      'bench-gw',
-    );
-    const latencies: number[] = [];
-    const e2eStart = performance.now();
-    await pool(
-      Array.from({ length: n }, (_, i) => `e2e-${i}`),
-      concurrency,
-      async (k) => {
-        const t0 = performance.now();
-        await gw.submit(write(k));
-        const r = await gw.result(org, k);
-        if (r.outcome !== 'applied' || r.entryIds.length !== 1)
-          throw new Error(`submission ${k} ended ${r.outcome}`);
-        latencies.push(performance.now() - t0);
-      },
-    );
-    const submitsPerSecond = n / ((performance.now() - e2eStart) / 1000);
-    const tb = await gw.trialBalance(org);
-    if (!tb.totals.every((t) => t.net === '0'))
-      throw new Error('trial balance does not net to zero');
-    latencies.sort((a, b) => a - b);
-    return {
-      suite: 'gateway',
-      submissions: n,
-      concurrency,
-      database: cfg.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
-      submitsPerSecond: round(submitsPerSecond),
-      appliesPerSecond: round(appliesPerSecond),
-      autoLaneLatencyMs: { p50: round(pct(latencies, 50)), p95: round(pct(latencies, 95)) },
-      cores: cpus().length,
-    };
-  } finally {
-    for (const stop of stops.reverse())
-      await stop().catch((err: unknown) => console.error('stop failed:', err));
-  }
+function writeJson(file: string | undefined, value: unknown): void {
+  const text = JSON.stringify(value, null, 2);
+  if (!file) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${text}\n`);
 }
 
 async function main(): Promise<void> {
-  const [suite, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      json: { type: 'string' },
-      n: { type: 'string' },
-      concurrency: { type: 'string' },
-      probe: { type: 'string' },
-      cap: { type: 'string' },
-      minutes: { type: 'string' },
-      'interval-ms': { type: 'string' },
-      batches: { type: 'string' },
-      size: { type: 'string' },
-      'small-orgs': { type: 'string' },
-      'small-n': { type: 'string' },
-    },
-    strict: true,
-  });
+  const argv = process.argv.slice(2);
+  const named = argv[0] !== undefined && !argv[0].startsWith('-');
+  const suite = named ? argv[0] : 'all';
+  const parse = () =>
+    parseArgs({
+      args: named ? argv.slice(1) : argv,
+      options: {
+        json: { type: 'string' },
+        short: { type: 'boolean' },
+        'poll-ms': { type: 'string' },
+        n: { type: 'string' },
+        concurrency: { type: 'string' },
+        probe: { type: 'string' },
+        cap: { type: 'string' },
+        minutes: { type: 'string' },
+        'interval-ms': { type: 'string' },
+        batches: { type: 'string' },
+        size: { type: 'string' },
+        'small-orgs': { type: 'string' },
+        'small-n': { type: 'string' },
+      },
+      strict: true,
+    });
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse().values;
+  } catch (err) {
+    throw new BenchUsageError(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+  }
+  // The SDK's own INFO lines (worker start and stop, per suite) would bury the figures.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+
+  if (suite === 'all') {
+    const { benchAll, benchAllTable } = await import('./bench-all');
+    const pollMs = Number(values['poll-ms'] ?? 5000);
+    if (!Number.isInteger(pollMs) || pollMs < 10 || pollMs > 600_000)
+      throw new BenchUsageError(
+        `--poll-ms must be an integer from 10 to 600000, got ${values['poll-ms']}`,
+      );
+    const r = await benchAll(values.short ? 'short' : 'full', pollMs, (l) => console.error(l));
+    writeJson(values.json, r);
+    console.log(benchAllTable(r));
+    if (values.json) console.log(`figures written to ${values.json}`);
+    if (r.events.dropped > 0 || r.polling.notPicked > 0) process.exitCode = 3;
+    return;
+  }
   if (suite === 'events') {
     const { benchEvents } = await import('./bench-events');
     const r = await benchEvents({
@@ -209,12 +84,8 @@ async function main(): Promise<void> {
       smallOrgs: Math.max(0, Number(values['small-orgs'] ?? 0)),
       smallN: Math.max(0, Number(values['small-n'] ?? 100)),
     });
-    const text = JSON.stringify(r, null, 2);
-    console.log(text);
-    if (values.json) {
-      mkdirSync(join(values.json, '..'), { recursive: true });
-      writeFileSync(values.json, `${text}\n`);
-    }
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
     return;
   }
   if (suite === 'db-outage') {
@@ -227,12 +98,8 @@ async function main(): Promise<void> {
       },
       (line) => console.error(line),
     );
-    const text = JSON.stringify(r, null, 2);
-    console.log(text);
-    if (values.json) {
-      mkdirSync(join(values.json, '..'), { recursive: true });
-      writeFileSync(values.json, `${text}\n`);
-    }
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
     const ok =
       r.applied === r.writes &&
       r.moderateAppliedWithVote === r.moderateWrites &&
@@ -248,29 +115,28 @@ async function main(): Promise<void> {
       batches: Math.min(50, Math.max(1, Number(values.batches ?? 5))),
       size: Math.min(1000, Math.max(1, Number(values.size ?? 1000))),
     });
-    const text = JSON.stringify(r, null, 2);
-    console.log(text);
-    if (values.json) {
-      mkdirSync(join(values.json, '..'), { recursive: true });
-      writeFileSync(values.json, `${text}\n`);
-    }
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
     return;
   }
-  if (suite !== 'gateway')
-    throw new Error(
-      'usage: npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20] | events [--n 1000] | db-outage [--minutes 15] [--interval-ms 250] | gateway-batch [--batches 5] [--size 1000]',
+  if (suite === 'gateway') {
+    const { benchGateway } = await import('./bench-gateway');
+    const r = await benchGateway(
+      Math.min(2000, Math.max(1, Number(values.n ?? 300))),
+      Math.max(1, Number(values.concurrency ?? 20)),
     );
-  const n = Math.min(2000, Math.max(1, Number(values.n ?? 300)));
-  const result = await benchGateway(n, Math.max(1, Number(values.concurrency ?? 20)));
-  const text = JSON.stringify(result, null, 2);
-  console.log(text);
-  if (values.json) {
-    mkdirSync(join(values.json, '..'), { recursive: true });
-    writeFileSync(values.json, `${text}\n`);
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
+    return;
   }
+  throw new BenchUsageError(`unknown suite ${suite}\n${USAGE}`);
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof BenchUsageError) {
+    console.error(err.message);
+    process.exit(2);
+  }
   console.error(err);
   process.exit(1);
 });

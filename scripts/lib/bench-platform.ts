@@ -9,6 +9,24 @@ import { runMigrations } from '../../db/migrate';
 import { portOpen, startDevServer, type RunningDevServer } from './dev-server';
 import { PROJECT_ROOT } from './temporal-binaries';
 
+/**
+ * The ports of one suite's platform. With CS_BENCH_TEMPORAL_PORT / CS_BENCH_PG_PORT set (one
+ * pair per engineer or CI job), each suite takes base + `offset`, so the suites of one `bench
+ * all` run never share a port; without them, the suite's historical defaults.
+ */
+export function benchPorts(
+  offset: number,
+  defaults: { temporal: number; pg: number },
+  env: NodeJS.ProcessEnv = process.env,
+): { temporalPort: number; embeddedPgPort: number } {
+  const temporal = env.CS_BENCH_TEMPORAL_PORT;
+  const pg = env.CS_BENCH_PG_PORT;
+  return {
+    temporalPort: temporal ? Number(temporal) + offset : defaults.temporal,
+    embeddedPgPort: pg ? Number(pg) + offset : defaults.pg,
+  };
+}
+
 export interface BenchPlatform {
   server: RunningDevServer;
   database: Database;

@@ -1,0 +1,35 @@
+import { latencyRatio, percentiles } from '../scripts/lib/bench-stats';
+import { benchPorts } from '../scripts/lib/bench-platform';
+
+describe('bench figures', () => {
+  it('takes nearest-rank percentiles of unsorted samples', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => 100 - i); // 100 … 1
+    expect(percentiles(samples)).toEqual({ p50: 51, p95: 96, p99: 100 });
+    expect(percentiles([])).toEqual({ p50: 0, p95: 0, p99: 0 });
+  });
+
+  it('divides the baseline by the measured latency, and never by zero', () => {
+    expect(latencyRatio({ p50: 2500, p95: 4750 }, { p50: 180, p95: 200 })).toEqual({
+      p50: 13.89,
+      p95: 23.75,
+    });
+    expect(latencyRatio({ p50: 2500, p95: 4750 }, { p50: 0, p95: 200 })).toEqual({
+      p50: null,
+      p95: 23.75,
+    });
+  });
+
+  it("gives each suite of a combined run its own ports from the engineer's base", () => {
+    const env = { CS_BENCH_TEMPORAL_PORT: '18600', CS_BENCH_PG_PORT: '16600' };
+    const all = [0, 10, 20].map((o) => benchPorts(o, { temporal: 1, pg: 2 }, env));
+    expect(all).toEqual([
+      { temporalPort: 18600, embeddedPgPort: 16600 },
+      { temporalPort: 18610, embeddedPgPort: 16610 },
+      { temporalPort: 18620, embeddedPgPort: 16620 },
+    ]);
+    expect(benchPorts(10, { temporal: 17900, pg: 55499 }, {})).toEqual({
+      temporalPort: 17900,
+      embeddedPgPort: 55499,
+    });
+  });
+});
