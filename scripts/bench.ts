@@ -132,11 +132,16 @@ async function main(): Promise<void> {
   throw new BenchUsageError(`unknown suite ${suite}\n${USAGE}`);
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof BenchUsageError) {
-    console.error(err.message);
-    process.exit(2);
-  }
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  // Everything the suite started is stopped by then; a handle the Temporal runtime keeps
+  // (seen with `bench events` alone) must not keep a finished bench alive.
+  () => process.exit(process.exitCode ?? 0),
+  (err: unknown) => {
+    if (err instanceof BenchUsageError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    console.error(err);
+    process.exit(1);
+  },
+);
