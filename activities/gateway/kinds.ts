@@ -292,6 +292,35 @@ function periodStatusChange(target: 'open' | 'closed'): KindDef<'period.close' |
   };
 }
 
+/**
+ * Links a bank line to the entry it settles, once: checked again under the apply transaction
+ * (the plan may be stale), so a line matched concurrently is refused, never matched twice.
+ */
+async function matchBankLineOnce(
+  tx: Tx,
+  ctx: { orgId: string; submissionId: string },
+  bankLineId: string,
+  entryId: string,
+): Promise<void> {
+  const done = await tx
+    .update(bankLines)
+    .set({ matchedEntryId: entryId, matchedBySubmission: ctx.submissionId, matchedAt: sql`now()` })
+    .where(
+      and(
+        eq(bankLines.orgId, ctx.orgId),
+        eq(bankLines.id, bankLineId),
+        sql`${bankLines.matchedEntryId} is null`,
+      ),
+    )
+    .returning({ id: bankLines.id });
+  if (done.length === 0)
+    throw new GatewayRefusal(
+      ErrorType.AlreadyMatched,
+      `Bank line ${bankLineId} was matched concurrently`,
+      [{ path: 'payload.bankLineId', message: 'already matched' }],
+    );
+}
+
 export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
   'journal.post': {
     submitRoles: BOOKKEEPING,
@@ -799,27 +828,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
         entries: [],
         facts: {},
         async write(tx) {
-          const done = await tx
-            .update(bankLines)
-            .set({
-              matchedEntryId: p.entryId,
-              matchedBySubmission: ctx.submissionId,
-              matchedAt: sql`now()`,
-            })
-            .where(
-              and(
-                eq(bankLines.orgId, ctx.orgId),
-                eq(bankLines.id, p.bankLineId),
-                sql`${bankLines.matchedEntryId} is null`,
-              ),
-            )
-            .returning({ id: bankLines.id });
-          if (done.length === 0)
-            throw new GatewayRefusal(
-              ErrorType.AlreadyMatched,
-              `Bank line ${p.bankLineId} was matched concurrently`,
-              [{ path: 'payload.bankLineId', message: 'already matched' }],
-            );
+          await matchBankLineOnce(tx, ctx, p.bankLineId, p.entryId);
           return [{ entityType: 'bank_line', entityId: p.bankLineId, action: 'matched' }];
         },
       };
@@ -938,28 +947,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
         facts: {},
         write: postsEntries([entry], async (tx) => {
           // Checked again under the apply transaction: the plan may be stale.
-          const matched = await tx
-            .update(bankLines)
-            .set({
-              matchedEntryId: entry.id,
-              matchedBySubmission: ctx.submissionId,
-              matchedAt: sql`now()`,
-            })
-            .where(
-              and(
-                eq(bankLines.orgId, ctx.orgId),
-                eq(bankLines.id, p.bankLineId),
-                sql`${bankLines.matchedEntryId} is null`,
-              ),
-            )
-            .returning({ id: bankLines.id });
-          if (matched.length === 0)
-            throw refuse(
-              ErrorType.AlreadyMatched,
-              `Bank line ${p.bankLineId} was matched concurrently`,
-              'payload.bankLineId',
-              'already matched',
-            );
+          await matchBankLineOnce(tx, ctx, p.bankLineId, entry.id);
           const marked = await tx
             .update(bills)
             .set({ settledAt: sql`now()` })
