@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporal } from '@temporalio/proto';
 import { ApplicationFailure } from '@temporalio/common';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
@@ -17,8 +14,8 @@ import {
 } from '../workflows/agent-runs/contract';
 import type { CreateRequestInput } from '../workflows/requests/contract';
 import type { BillExtraction } from '../workflows/bills/extraction';
-import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { workflowBundle } from './support/worker';
+import { startTimeSkippingEnv } from './support/time-skipping';
 import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
@@ -33,14 +30,6 @@ let testEnv: TestWorkflowEnvironment;
 const taskQueue = `agent-callback-${randomBytes(4).toString('hex')}`;
 const created: CreateRequestInput[] = [];
 let readFails = false;
-
-function testServerPath(): string {
-  const path =
-    process.env.TEMPORAL_TEST_SERVER || join(PROJECT_ROOT, '.tools', 'bin', 'temporal-test-server');
-  if (!existsSync(path))
-    throw new Error(`temporal-test-server not found at ${path}: run the tests with \`npm test\``);
-  return path;
-}
 
 const EXTRACTION: BillExtraction = {
   outcome: 'ready',
@@ -146,18 +135,7 @@ async function run(payload: Record<string, unknown>): Promise<AgentRunResult> {
 
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  testEnv = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerPath() } },
-  });
-  await testEnv.connection.operatorService.addSearchAttributes({
-    namespace: testEnv.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      [CsOrg, CsState, CsOutcome, CsAgentType].map((k) => [
-        k.name,
-        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-      ]),
-    ),
-  });
+  testEnv = await startTimeSkippingEnv([CsOrg, CsState, CsOutcome, CsAgentType]);
   // One worker per queue for every run of the file.
   workers = await Promise.all(
     [agentsQueue, domainTaskQueue(taskQueue, 'requests')].map((q) =>

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
 import {
@@ -14,8 +11,8 @@ import {
   type AgentRunResult,
   type SlotRequest,
 } from '../workflows/agent-runs/contract';
-import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { workflowBundle } from './support/worker';
+import { startTimeSkippingEnv } from './support/time-skipping';
 import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
@@ -27,14 +24,6 @@ let testEnv: TestWorkflowEnvironment;
 const taskQueue = `agent-timeout-${randomBytes(4).toString('hex')}`;
 const transitions: { runId: string; state: string; outcome?: string }[] = [];
 let modelCalls = 0;
-
-function testServerPath(): string {
-  const path =
-    process.env.TEMPORAL_TEST_SERVER || join(PROJECT_ROOT, '.tools', 'bin', 'temporal-test-server');
-  if (!existsSync(path))
-    throw new Error(`temporal-test-server not found at ${path}: run the tests with \`npm test\``);
-  return path;
-}
 
 const activities = {
   async agentRunRecord(): Promise<void> {},
@@ -112,18 +101,7 @@ async function untilState(id: string, state: string): Promise<void> {
 
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  testEnv = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerPath() } },
-  });
-  await testEnv.connection.operatorService.addSearchAttributes({
-    namespace: testEnv.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      [CsOrg, CsState, CsOutcome, CsAgentType].map((k) => [
-        k.name,
-        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-      ]),
-    ),
-  });
+  testEnv = await startTimeSkippingEnv([CsOrg, CsState, CsOutcome, CsAgentType]);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { AnalysisClient } from '../client/analysis-client';
 import { createExtractMetric } from '../activities/analysis/extract-metric';
@@ -22,9 +19,9 @@ import {
 import type { ToolInput, ToolOutput } from '../workflows/analysis/tool-registry';
 import type { AnswerForm } from '../workflows/analysis/answer-form';
 import { readAskedFormByCues } from '../workflows/analysis/form-reader';
-import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { INCOME_PAGE, pagesOf } from './extraction.fixtures';
 import { workflowBundle } from './support/worker';
+import { startTimeSkippingEnv } from './support/time-skipping';
 import { domainTaskQueue } from '../workflows/task-queue';
 
 /**
@@ -115,13 +112,6 @@ const activities = {
   },
 };
 
-function testServerPath(): string {
-  const path =
-    process.env.TEMPORAL_TEST_SERVER || join(PROJECT_ROOT, '.tools', 'bin', 'temporal-test-server');
-  if (!existsSync(path)) throw new Error(`temporal-test-server not found at ${path}`);
-  return path;
-}
-
 async function run(requestId: string, question: string): Promise<AnalysisStateView> {
   await analysis.start({
     requestId,
@@ -150,18 +140,13 @@ async function run(requestId: string, question: string): Promise<AnalysisStateVi
 
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  testEnv = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerPath() } },
-  });
-  await testEnv.connection.operatorService.addSearchAttributes({
-    namespace: testEnv.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      [CsOrg, CsState, CsQueryType, CsConfidenceBucket, CsOutcome].map((k) => [
-        k.name,
-        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-      ]),
-    ),
-  });
+  testEnv = await startTimeSkippingEnv([
+    CsOrg,
+    CsState,
+    CsQueryType,
+    CsConfidenceBucket,
+    CsOutcome,
+  ]);
   analysis = new AnalysisClient(testEnv.client, taskQueue);
 }, 120_000);
 

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
@@ -29,10 +27,10 @@ import {
   DEFAULT_REVIEW_EXPIRE_MS,
   DEFAULT_REVIEW_REMIND_EVERY_MS,
 } from '../workflows/analysis/review';
-import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { createTestDatabase } from './support/database';
 import { ORG, REVIEWER, SAMPLES, seedOrgs } from './support/fixtures';
 import { workflowBundle } from './support/worker';
+import { startTimeSkippingEnv } from './support/time-skipping';
 import { createDomainWorkers } from '../worker';
 
 /**
@@ -49,14 +47,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 function expectedReminders(dueMs: number, everyMs: number, expireMs: number): number {
   if (dueMs >= expireMs) return 0;
   return Math.floor((expireMs - dueMs - 1) / everyMs) + 1;
-}
-
-function testServerPath(): string {
-  const path =
-    process.env.TEMPORAL_TEST_SERVER || join(PROJECT_ROOT, '.tools', 'bin', 'temporal-test-server');
-  if (!existsSync(path))
-    throw new Error(`temporal-test-server not found at ${path}: run the tests with \`npm test\``);
-  return path;
 }
 
 let testEnv: TestWorkflowEnvironment;
@@ -143,19 +133,13 @@ async function auditEvents(requestId: string): Promise<string[]> {
 beforeAll(async () => {
   // Before anything creates the default runtime: keep the per-activity INFO lines out of the output.
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  testEnv = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerPath() } },
-  });
-  // The dev server gets these from temporal-dev.yaml; the test server starts with none.
-  await testEnv.connection.operatorService.addSearchAttributes({
-    namespace: testEnv.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      [CsOrg, CsState, CsQueryType, CsConfidenceBucket, CsOutcome].map((k) => [
-        k.name,
-        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-      ]),
-    ),
-  });
+  testEnv = await startTimeSkippingEnv([
+    CsOrg,
+    CsState,
+    CsQueryType,
+    CsConfidenceBucket,
+    CsOutcome,
+  ]);
   database = await createTestDatabase();
   await seedOrgs(database.db);
   analysis = new AnalysisClient(testEnv.client, taskQueue);

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { GatewayClient } from '../client/gateway-client';
 import { createGatewayActivities } from '../activities/gateway';
@@ -13,9 +10,9 @@ import type { Database } from '../db/connection';
 import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
 import { CsRiskLane, CsWriteKind } from '../workflows/gateway.contract';
 import { DEFAULT_APPROVAL_DUE_MS, DEFAULT_APPROVAL_EXPIRE_MS } from '../workflows/gateway/writes';
-import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { createTestDatabase } from './support/database';
 import { workflowBundle } from './support/worker';
+import { startTimeSkippingEnv } from './support/time-skipping';
 import { APPROVER_1, ORG, acc, journalPost, seedGatewayOrgs } from './gateway.fixtures';
 import { createDomainWorkers } from '../worker';
 
@@ -29,14 +26,6 @@ let testEnv: TestWorkflowEnvironment;
 let database: Database;
 let gw: GatewayClient;
 const taskQueue = `gateway-timers-${randomBytes(4).toString('hex')}`;
-
-function testServerPath(): string {
-  const path =
-    process.env.TEMPORAL_TEST_SERVER || join(PROJECT_ROOT, '.tools', 'bin', 'temporal-test-server');
-  if (!existsSync(path))
-    throw new Error(`temporal-test-server not found at ${path}: run the tests with \`npm test\``);
-  return path;
-}
 
 async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
   const activities = {
@@ -66,18 +55,7 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
 
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  testEnv = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerPath() } },
-  });
-  await testEnv.connection.operatorService.addSearchAttributes({
-    namespace: testEnv.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      [CsOrg, CsState, CsOutcome, CsWriteKind, CsRiskLane].map((k) => [
-        k.name,
-        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-      ]),
-    ),
-  });
+  testEnv = await startTimeSkippingEnv([CsOrg, CsState, CsOutcome, CsWriteKind, CsRiskLane]);
   database = await createTestDatabase();
   await seedGatewayOrgs(database.db);
   gw = new GatewayClient(testEnv.client, database.db, taskQueue, { decisionSecret: SECRET });

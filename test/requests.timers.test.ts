@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createRequestsActivities } from '../activities/requests';
 import {
@@ -21,9 +18,9 @@ import { notificationsOf, requestEvents } from '../db/repositories/requests';
 import type { Database } from '../db/connection';
 import { CsOrg, CsState } from '../workflows/analysis.contract';
 import type { RequestView } from '../workflows/requests/contract';
-import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { createTestDatabase } from './support/database';
 import { workflowBundle } from './support/worker';
+import { startTimeSkippingEnv } from './support/time-skipping';
 import {
   CLERK,
   OWNER,
@@ -56,13 +53,6 @@ let notifierConfig: Parameters<typeof createNotifier>[0];
 const taskQueue = `requests-${randomBytes(4).toString('hex')}`;
 let worker: Worker | undefined;
 let running: Promise<void> | undefined;
-
-function testServerPath(): string {
-  const path =
-    process.env.TEMPORAL_TEST_SERVER || join(PROJECT_ROOT, '.tools', 'bin', 'temporal-test-server');
-  if (!existsSync(path)) throw new Error(`temporal-test-server not found at ${path}`);
-  return path;
-}
 
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -103,18 +93,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
   const hookPort = (hook.address() as AddressInfo).port;
 
-  testEnv = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerPath() } },
-  });
-  await testEnv.connection.operatorService.addSearchAttributes({
-    namespace: testEnv.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      [CsOrg, CsState].map((k) => [
-        k.name,
-        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-      ]),
-    ),
-  });
+  testEnv = await startTimeSkippingEnv([CsOrg, CsState]);
   notifierConfig = {
     smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
     from: 'countersign@acme-books.io',
