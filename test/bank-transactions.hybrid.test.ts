@@ -1,7 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/connection';
 import { createTestDatabase } from './support/database';
-import { ORG, seedOrgs } from './support/fixtures';
+import { seedBankAgentOrg } from './bank-transactions.fixtures';
+import { ORG } from './support/fixtures';
 import { startFakeAnthropic, type FakeAnthropic } from './support/fake-anthropic';
 import {
   agentsDirWith,
@@ -10,9 +11,7 @@ import {
   type RuntimeWorker,
 } from './agent-runs.fixtures';
 import { GatewayClient } from '../client/gateway-client';
-import { ensureUser } from '../db/repositories/organizations';
-import { upsertAgentIdentity } from '../db/repositories/credentials';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { accountId } from '../db/ledger/default-chart';
 import { getRunRecord, runsOfEvent, setOrgAgentSettings } from '../db/repositories/agent-runs';
 import { recordLines, resolveLines } from '../db/repositories/bank-lines';
 import { bankLineClassifications, humanRequests, journalLines } from '../db/schema';
@@ -172,23 +171,7 @@ const answer = (answers: { line: number; code: string }[]) => [
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await seedOrgs(database.db);
-  await seedDefaultChart(database.db, ORG);
-  await ensureUser(database.db, {
-    id: 'paula',
-    email: 'paula@acme.example',
-    displayName: 'Paula Approver',
-    orgId: ORG,
-    roles: ['approver'],
-  });
-  await setOrgAgentSettings(database.db, { orgId: ORG, operatorUserId: 'arnold' });
-  await upsertAgentIdentity(database.db, {
-    orgId: ORG,
-    by: 'test-admin',
-    agentId: AGENT,
-    operatorUserId: 'arnold',
-    allowedWorkflows: ['journal.post_batch'],
-  });
+  await seedBankAgentOrg(database.db);
   await remember('PAPER MILL', '6200', 2);
   await remember('RAIL CO', '6500', 1);
   await remember('QUICK PRINT', '6600', 3);

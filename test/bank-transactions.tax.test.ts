@@ -1,7 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/connection';
 import { createTestDatabase } from './support/database';
-import { ORG, seedOrgs } from './support/fixtures';
+import { seedBankAgentOrg } from './bank-transactions.fixtures';
+import { ORG } from './support/fixtures';
 import {
   agentsDirWith,
   eventually,
@@ -9,10 +10,8 @@ import {
   type RuntimeWorker,
 } from './agent-runs.fixtures';
 import { GatewayClient } from '../client/gateway-client';
-import { ensureUser } from '../db/repositories/organizations';
-import { upsertAgentIdentity } from '../db/repositories/credentials';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
-import { getRunRecord, runsOfEvent, setOrgAgentSettings } from '../db/repositories/agent-runs';
+import { accountId } from '../db/ledger/default-chart';
+import { getRunRecord, runsOfEvent } from '../db/repositories/agent-runs';
 import { applySystemWrites } from '../activities/gateway/system';
 import { bankLineClassifications, journalLines } from '../db/schema';
 import { batchEntryId } from '../activities/gateway/journal-batch';
@@ -94,23 +93,7 @@ describe('the bank processor posts the VAT split (dev server, PostgreSQL)', () =
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    await seedOrgs(database.db);
-    await seedDefaultChart(database.db, ORG);
-    await ensureUser(database.db, {
-      id: 'paula',
-      email: 'paula@acme.example',
-      displayName: 'Paula Approver',
-      orgId: ORG,
-      roles: ['approver'],
-    });
-    await setOrgAgentSettings(database.db, { orgId: ORG, operatorUserId: 'arnold' });
-    await upsertAgentIdentity(database.db, {
-      orgId: ORG,
-      by: 'test-admin',
-      agentId: AGENT,
-      operatorUserId: 'arnold',
-      allowedWorkflows: ['journal.post_batch'],
-    });
+    await seedBankAgentOrg(database.db);
     await applySystemWrites(database.db, [
       {
         orgId: ORG,
