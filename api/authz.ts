@@ -19,6 +19,8 @@ export const ACTIONS = {
   submit_event: ['owner', 'admin', 'analyst'],
   /** Forwarding an email into intake (its attachments become documents, it an event). */
   receive_email: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
+  /** A connector's statement file into intake (its lines are source data, not books). */
+  import_statement: ['owner', 'admin', 'analyst'],
   answer_request: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
   read_costs: ['owner', 'admin'],
   read_metrics: ['owner', 'admin'],
@@ -32,6 +34,7 @@ const AGENT_ACTIONS: readonly Action[] = [
   'start_analysis',
   'submit_event',
   'receive_email',
+  'import_statement',
 ];
 
 const DECISIONS: readonly Action[] = ['approve_write', 'review_analysis', 'answer_request'];

@@ -31,6 +31,8 @@ import { listSubmissions } from '../db/repositories/operations';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { AnalysisRequestSchema } from '../workflows/analysis.contract';
 import { receiveInboundEmail } from '../activities/intake/receive-email';
+import { importStatementAsEvents } from '../client/intake-client';
+import { MAX_STATEMENT_BYTES } from '../activities/intake/import-statement';
 import { EmailLimitsSchema } from '../activities/intake/email';
 import { authenticate, authenticatePrincipal, personOf, type Caller } from './auth';
 import { ACTIONS, mayDo, requireAction, type Action } from './authz';
@@ -322,8 +324,13 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     '/v1/orgs/:org/inbound-email',
     bodyLimit({ maxSize: emailLimit, onError: tooLarge(emailLimit) }),
   );
+  // Statement files are raw bytes too: bounded by the importer's own limit, not parsed as JSON.
+  app.use(
+    '/v1/orgs/:org/statements',
+    bodyLimit({ maxSize: MAX_STATEMENT_BYTES, onError: tooLarge(MAX_STATEMENT_BYTES) }),
+  );
   app.use('/v1/*', async (c, next) => {
-    if (!unsafe(c) || c.req.path.endsWith('/inbound-email')) return next();
+    if (!unsafe(c) || /\/(inbound-email|statements)$/.test(c.req.path)) return next();
     return bodyLimit({ maxSize: MAX_BODY, onError: tooLarge(MAX_BODY) })(c, async () => {
       const text = await c.req.text();
       if (text.length > 0) {
@@ -781,6 +788,42 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     return json(202, r.payload);
   });
 
+  // A connector sync's statement file (OFX, CAMT.053, MT940, CSV) as raw bytes: one
+  // connector.statement_imported event per statement, or the whole file refused (422, nothing
+  // imported) with the importer's typed error.
+  app.post('/v1/orgs/:org/statements', async (c) => {
+    const caller = c.get('caller');
+    requireAction(caller, 'import_statement');
+    const q = StatementQuery.safeParse({
+      connector: c.req.query('connector'),
+      file: c.req.query('file'),
+    });
+    if (!q.success)
+      throw new HttpError(
+        400,
+        'InvalidRequest',
+        q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      );
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const r = await importStatementAsEvents(deps, {
+      orgId: caller.orgId,
+      connectorId: q.data.connector,
+      file: q.data.file,
+      bytes,
+    });
+    if (!r.ok)
+      throw new HttpError(
+        r.error.code === 'TooLarge' ? 413 : 422,
+        r.error.code,
+        `${r.error.file}${r.error.line === null ? '' : `:${r.error.line}`}: ${r.error.message}`,
+      );
+    return json(202, {
+      format: r.format,
+      lines: r.lines,
+      events: r.events.map((e) => ({ eventId: e.eventId, status: e.status })),
+    });
+  });
+
   // ---- sessions and the inbox --------------------------------------------------------------
   add(
     route({
@@ -907,6 +950,23 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     responses: { 202: ok('The email.received payload'), ...problems(401, 403, 413, 422) },
   });
   app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/v1/orgs/{org}/statements',
+    tags: ['intake'],
+    summary:
+      'Import a bank statement file (OFX, CAMT.053, MT940, CSV): one connector.statement_imported event per statement, or nothing',
+    security: secured,
+    request: {
+      params: OrgParams,
+      query: StatementQuery,
+      body: { content: { 'application/octet-stream': { schema: z.string() } }, required: true },
+    },
+    responses: {
+      202: ok('The format, the number of lines and the events accepted'),
+      ...problems(400, 401, 403, 413, 422),
+    },
+  });
+  app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/metrics',
     tags: ['operations'],
@@ -935,6 +995,12 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
 }
 
 /** The API as a Node HTTP server (not yet listening): `listen`, `close` and `address` as usual. */
+/** Who delivered a statement file, and its name (used in every error message). */
+const StatementQuery = z.object({
+  connector: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a connector id such as bank-a'),
+  file: z.string().min(1).max(200),
+});
+
 export function createApiServer(deps: ApiDeps): Server {
   const app = createApiApp(deps);
   return createAdaptorServer({ fetch: app.fetch }) as Server;

@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import { eq } from 'drizzle-orm';
+import { events } from '../db/schema';
 import { issueApiKey } from '../db/repositories/credentials';
 import {
   copyFileSync,
@@ -25,6 +27,7 @@ import {
 } from '../activities/intake/mail-folder';
 import { FIXTURES, ORG } from './support/fixtures';
 import { useSeededWorker } from './support/seeded-worker';
+import { eventually } from './agent-runs.fixtures';
 
 const env = useSeededWorker();
 const EMAIL = join(FIXTURES, 'email');
@@ -227,5 +230,69 @@ describe('POST /v1/orgs/:org/inbound-email', () => {
     });
     const anon = await postRaw(readFileSync(join(EMAIL, 'plain.eml')), 'Bearer csk_0000_not-a-key');
     expect(anon.status).toBe(401);
+  });
+});
+
+describe('POST /v1/orgs/:org/statements', () => {
+  let server: Server;
+  let base: string;
+  const keys: Record<string, string> = {};
+  beforeAll(async () => {
+    for (const userId of ['arnold', 'rita'])
+      keys[userId] = (
+        await issueApiKey(env.deps().db, { kind: 'user', userId }, { issuedBy: 'test', orgId: ORG })
+      ).key;
+    server = createApiServer(env.deps());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const addr = server.address();
+    base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+  });
+  const post = async (body: Buffer, file: string, userId = 'arnold', connector = 'bank-a') => {
+    const res = await fetch(
+      `${base}/v1/orgs/${ORG}/statements?connector=${connector}&file=${encodeURIComponent(file)}`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${keys[userId]}`,
+          'content-type': 'application/octet-stream',
+        },
+        body,
+      },
+    );
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const statementEvents = async () =>
+    (await env.deps().db.select().from(events).where(eq(events.orgId, ORG))).filter(
+      (e) => e.type === 'connector.statement_imported',
+    );
+
+  it('imports a statement file as one connector.statement_imported event per statement', async () => {
+    const file = join(FIXTURES, 'statements', 'mt940', 'two-statements.sta');
+    const r = await post(readFileSync(file), 'two-statements.sta');
+    expect([r.status, r.body.detail]).toEqual([202, undefined]);
+    expect(r.body).toMatchObject({ format: 'mt940', lines: expect.any(Number) });
+    const accepted = r.body.events as { eventId: string; status: string }[];
+    expect(accepted.map((e) => e.status)).toEqual(['accepted', 'accepted']);
+    // Each event's row is its workflow's first step: read back once written.
+    const stored = await eventually(async () => {
+      const rows = await statementEvents();
+      return rows.length >= 2 ? rows : undefined;
+    });
+    expect(stored.map((e) => e.id).sort()).toEqual(accepted.map((e) => e.eventId).sort());
+  });
+
+  it('refuses a bad file whole (nothing imported), a bad connector id, and a reviewer', async () => {
+    const before = (await statementEvents()).length;
+    const bad = readFileSync(join(FIXTURES, 'statements', 'camt', 'unbalanced.wrong.xml'));
+    const r = await post(bad, 'unbalanced.wrong.xml');
+    expect(r.status).toBe(422);
+    expect(r.body.type).toBe('https://countersign.dev/problems/balance-mismatch');
+    expect(String(r.body.detail)).toMatch(/^unbalanced\.wrong\.xml/);
+    expect((await post(bad, 'x.xml', 'arnold', 'bad id!')).status).toBe(400);
+    expect((await post(bad, 'x.xml', 'rita')).status).toBe(403);
+    expect((await statementEvents()).length).toBe(before);
   });
 });
