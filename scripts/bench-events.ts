@@ -149,9 +149,10 @@ export async function benchEvents(opts: {
         payload: { documentId: `${tag}-${i}` },
       });
 
-    const pickup = async (eventId: string) => {
-      const ev = await getEvent(database.db, org, eventId);
-      const [run] = await runsOfEvent(database.db, org, eventId);
+    // Read in the event's own org: events and runs are keyed by (org, id).
+    const pickup = async (eventId: string, orgId = org) => {
+      const ev = await getEvent(database.db, orgId, eventId);
+      const [run] = await runsOfEvent(database.db, orgId, eventId);
       if (!ev || !run) return null;
       return {
         started: run.createdAt.getTime() - ev.acceptedAt.getTime(),
@@ -245,7 +246,7 @@ export async function benchEvents(opts: {
       for (const a of mine) {
         const ev = await getEvent(database.db, a.orgId, a.eventId);
         if (!ev || !TERMINAL_EVENT_STATES.includes(ev.state)) dropped += 1;
-        const p = await pickup(a.eventId);
+        const p = await pickup(a.eventId, a.orgId);
         if (p) waits.push(p.started);
       }
       fairness.push({

@@ -5,20 +5,27 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { bringUpChaosPlatform } from './chaos/harness';
 import { gatewayWorkerKill, type GatewayWorkerKillResult } from './chaos/gateway-worker-kill';
+import { analysisWorkerKill, type AnalysisWorkerKillResult } from './chaos/analysis-worker-kill';
 import { restartUnderLoad, type RestartUnderLoadResult } from './chaos/restart-under-load';
 import { eventsFaults, type EventsFaultsResult } from './chaos/events-faults';
+import { loopBreaker, type LoopBreakerResult } from './chaos/loop-breaker';
+import { fairnessBurst, STARVED_FRACTION, type FairnessBurstResult } from './chaos/fairness-burst';
+import { invariantViolations } from './chaos/invariants';
 
 /**
- * `npm run chaos -- [--short] [--scenario NAME|all] [--writes N] [--kills K] [--seconds S]
- * [--down S] [--json FILE]`: fault scenarios against
- * a platform of its own (dev server, embedded PostgreSQL, a worker process), bounded in time,
- * loopback only. Prints a table and writes the figures; exits non-zero when an invariant broke.
+ * `npm run chaos -- [--short] [--scenario NAME|all] [--writes N] [--events N] [--runs N]
+ * [--kills K] [--seconds S] [--down S] [--json FILE]`: fault scenarios against a platform of
+ * its own (dev server, embedded PostgreSQL, a worker process), bounded in time, loopback only.
+ * Prints a table and writes the figures; exits non-zero when an invariant broke.
  */
 const SCENARIOS = [
   'gateway-worker-kill',
+  'analysis-worker-kill',
+  'events-faults',
+  'loop-breaker',
+  'fairness-burst',
   'temporal-restart',
   'postgres-restart',
-  'events-faults',
 ] as const;
 
 const ArgsSchema = z.object({
@@ -26,6 +33,7 @@ const ArgsSchema = z.object({
   scenario: z.enum([...SCENARIOS, 'all']).default('all'),
   writes: z.coerce.number().int().min(1).max(5000).optional(),
   events: z.coerce.number().int().min(1).max(5000).optional(),
+  runs: z.coerce.number().int().min(1).max(2000).optional(),
   kills: z.coerce.number().int().min(0).max(200).optional(),
   seconds: z.coerce.number().int().min(20).max(900).optional(),
   down: z.coerce.number().int().min(0).max(1800).optional(),
@@ -33,12 +41,14 @@ const ArgsSchema = z.object({
   json: z.string().optional(),
 });
 
-type GatewayScenario = (GatewayWorkerKillResult | RestartUnderLoadResult) & {
-  workerCrashes: { at: string; exit: string; lastLine: string }[];
-};
-type Scenario = (GatewayWorkerKillResult | RestartUnderLoadResult | EventsFaultsResult) & {
-  workerCrashes: { at: string; exit: string; lastLine: string }[];
-};
+type Scenario = (
+  | GatewayWorkerKillResult
+  | AnalysisWorkerKillResult
+  | RestartUnderLoadResult
+  | EventsFaultsResult
+  | LoopBreakerResult
+  | FairnessBurstResult
+) & { workerCrashes: { at: string; exit: string; lastLine: string }[] };
 
 function printScenario(r: Scenario): void {
   console.log(r.scenario);
@@ -46,30 +56,57 @@ function printScenario(r: Scenario): void {
     if (k === 'scenario') continue;
     const shown = Array.isArray(v)
       ? `${v.length}${v.length ? ` e.g. ${JSON.stringify(v[0])}` : ''}`
-      : String(v);
-    console.log(`  ${k.padEnd(22)} ${shown}`);
+      : typeof v === 'object' && v !== null
+        ? JSON.stringify(v)
+        : String(v);
+    console.log(`  ${k.padEnd(24)} ${shown}`);
   }
 }
 
+/** What broke in one scenario: its own promises, then the invariants every scenario ends with. */
 function broken(r: Scenario): string[] {
   const why: string[] = [];
-  if (r.scenario === 'events-faults') {
-    if (r.lostEvents > 0) why.push(`${r.lostEvents} events lost (accepted, never terminal)`);
-    if (r.stuckRuns > 0) why.push(`${r.stuckRuns} events stuck at the deadline`);
-    if (r.runsTwice > 0) why.push(`${r.runsTwice} events or runs run twice`);
-    if (r.duplicateEventRows > 0) why.push(`${r.duplicateEventRows} events recorded twice`);
-    if (r.completed !== r.events) why.push(`${r.events - r.completed} events not completed`);
-    return why;
+  if (r.stuckRuns > 0) why.push(`${r.stuckRuns} stuck at the deadline`);
+  switch (r.scenario) {
+    case 'events-faults':
+      if (r.lostEvents > 0) why.push(`${r.lostEvents} events lost (accepted, never terminal)`);
+      if (r.runsTwice > 0) why.push(`${r.runsTwice} events or runs run twice`);
+      if (r.duplicateEventRows > 0) why.push(`${r.duplicateEventRows} events recorded twice`);
+      if (r.completed !== r.events) why.push(`${r.events - r.completed} events not completed`);
+      break;
+    case 'gateway-worker-kill':
+      for (const n of r.notAsPlanned) why.push(`${n.key}: ${n.outcome}, planned ${n.planned}`);
+      if (r.entries !== r.applied) why.push(`${r.entries} entries for ${r.applied} applied writes`);
+      break;
+    case 'analysis-worker-kill':
+      for (const d of r.differentFromFaultFree) why.push(`${d.requestId}: ${d.detail}`);
+      for (const d of r.auditTrailDiffers) why.push(`${d.requestId} audit trail: ${d.detail}`);
+      break;
+    case 'loop-breaker':
+      if (r.eventsPastCap > 0) why.push(`${r.eventsPastCap} events beyond the hop cap`);
+      if (r.breakerStops !== r.chains)
+        why.push(`the breaker stopped ${r.breakerStops} of ${r.chains} loops`);
+      if (r.eventsPerChain.some((n) => n !== r.hopCap + 1))
+        why.push(`events per loop ${r.eventsPerChain.join(',')}, expected ${r.hopCap + 1}`);
+      if (r.runsTwice > 0) why.push(`${r.runsTwice} events run twice`);
+      break;
+    case 'fairness-burst':
+      if (r.lostEvents > 0) why.push(`${r.lostEvents} events lost`);
+      if (r.notCompleted > 0) why.push(`${r.notCompleted} events not completed`);
+      if (r.capExceeded > 0) why.push(`${r.capExceeded} orgs ran more than their cap at once`);
+      if (r.smallDoneFraction === null || r.smallDoneFraction >= STARVED_FRACTION)
+        why.push(
+          `small orgs starved: the last finished at ${r.smallDoneFraction ?? '?'} of the burst's time`,
+        );
+      break;
+    default:
+      if (r.applied !== r.writes)
+        why.push(`${r.writes - r.applied} of ${r.writes} writes not applied`);
+      if (r.recoverySeconds === null && r.secondsAfterBack >= 70)
+        why.push('throughput not back to 95% of the baseline within 60 s');
   }
-  if (r.applied !== r.writes) why.push(`${r.writes - r.applied} of ${r.writes} writes not applied`);
-  if (r.stuckRuns > 0) why.push(`${r.stuckRuns} stuck`);
-  if (r.doublePostings > 0) why.push(`${r.doublePostings} double postings`);
-  if (r.unbalancedOrgs > 0) why.push(`${r.unbalancedOrgs} unbalanced org/currency pairs`);
-  if (r.auditGaps > 0) why.push(`${r.auditGaps} applied writes without their audit row`);
-  if (r.duplicateAuditRows > 0) why.push(`${r.duplicateAuditRows} duplicated audit rows`);
-  if ('entries' in r && r.entries !== r.writes)
-    why.push(`${r.entries} entries for ${r.writes} writes`);
-  return why;
+  if (r.workerCrashes.length > 0) why.push(`${r.workerCrashes.length} worker crashes`);
+  return [...why, ...invariantViolations(r)];
 }
 
 async function main(): Promise<void> {
@@ -80,6 +117,7 @@ async function main(): Promise<void> {
       scenario: { type: 'string' },
       writes: { type: 'string' },
       events: { type: 'string' },
+      runs: { type: 'string' },
       kills: { type: 'string' },
       seconds: { type: 'string' },
       down: { type: 'string' },
@@ -106,6 +144,46 @@ async function main(): Promise<void> {
       const r = await gatewayWorkerKill(
         platform,
         { writes, kills, concurrency: args.concurrency, deadlineMs: 240_000 },
+        log,
+      );
+      results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
+    }
+    if (run('analysis-worker-kill')) {
+      const runs = args.runs ?? (args.short ? 12 : 60);
+      const kills = args.kills ?? (args.short ? 3 : 10);
+      log(`analysis-worker-kill: ${runs} analyses, ${kills} worker kills…`);
+      const c0 = crashesBefore();
+      const r = await analysisWorkerKill(
+        platform,
+        { runs, kills, concurrency: Math.min(args.concurrency, 6), deadlineMs: 240_000 },
+        log,
+      );
+      results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
+    }
+    if (run('loop-breaker')) {
+      const chains = args.short ? 3 : 10;
+      const kills = args.kills ?? (args.short ? 1 : 3);
+      log(`loop-breaker: ${chains} self-triggering loops, ${kills} worker kills…`);
+      const c0 = crashesBefore();
+      const r = await loopBreaker(
+        platform,
+        { chains, kills, quietMs: 5000, deadlineMs: 180_000 },
+        log,
+      );
+      results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
+    }
+    if (run('fairness-burst')) {
+      const sizes = args.short
+        ? { bigN: 150, smallOrgs: 5, smallN: 15 }
+        : { bigN: 1000, smallOrgs: 5, smallN: 100 };
+      const kills = args.kills ?? 1;
+      log(
+        `fairness-burst: ${sizes.bigN} events for one org, ${sizes.smallN} for each of ${sizes.smallOrgs} others, ${kills} worker kill…`,
+      );
+      const c0 = crashesBefore();
+      const r = await fairnessBurst(
+        platform,
+        { ...sizes, cap: 10, kills, deadlineMs: args.short ? 300_000 : 1_800_000 },
         log,
       );
       results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
@@ -141,26 +219,41 @@ async function main(): Promise<void> {
     await platform.stop();
   }
   for (const r of results) printScenario(r);
-  const gateway = results.filter((r): r is GatewayScenario => r.scenario !== 'events-faults');
-  const eventRuns = results.filter(
-    (r): r is EventsFaultsResult & Scenario => r.scenario === 'events-faults',
-  );
+  const runsOf = (r: Scenario): number => {
+    switch (r.scenario) {
+      case 'events-faults':
+        return r.events;
+      case 'analysis-worker-kill':
+        return r.runs;
+      case 'loop-breaker':
+        return r.eventsPerChain.reduce((a, n) => a + n, 0);
+      case 'fairness-burst':
+        return r.bigOrgEvents + r.smallOrgs * r.smallOrgEvents;
+      default:
+        return r.writes;
+    }
+  };
+  const sum = (f: (r: Scenario) => number) => results.reduce((a, r) => a + f(r), 0);
+  const failures = results.flatMap((r) => broken(r).map((w) => `${r.scenario}: ${w}`));
   const report = {
+    mode: args.short ? 'short' : 'full',
     cores: cpus().length,
-    runs: gateway.reduce((a, r) => a + r.writes, 0) + eventRuns.reduce((a, r) => a + r.events, 0),
-    workerKills: results.reduce((a, r) => a + ('workerKills' in r ? r.workerKills : 0), 0),
-    doublePostings: Math.max(0, ...gateway.map((r) => r.doublePostings)),
-    lostEvents: eventRuns.length ? eventRuns.reduce((a, r) => a + r.lostEvents, 0) : null,
-    eventsRunTwice: eventRuns.length ? eventRuns.reduce((a, r) => a + r.runsTwice, 0) : null,
-    unbalancedOrgs: Math.max(0, ...gateway.map((r) => r.unbalancedOrgs)),
-    stuckRuns: results.reduce((a, r) => a + r.stuckRuns, 0),
+    runs: sum(runsOf),
+    workerKills: sum((r) => ('workerKills' in r ? r.workerKills : 0)),
+    doublePostings: sum((r) => r.doublePostings),
+    lostEvents: sum((r) => ('lostEvents' in r ? r.lostEvents : 0)),
+    unbalancedOrgs: Math.max(0, ...results.map((r) => r.unbalancedOrgs)),
+    stuckRuns: sum((r) => r.stuckRuns),
+    auditChainsBroken: sum((r) => r.auditChainsBroken.length),
+    unmatchedApprovals: sum((r) => r.unmatchedApprovals.length),
+    approvalsChecked: sum((r) => r.approvalsChecked),
+    invariantViolations: failures,
     scenarios: Object.fromEntries(results.map((r) => [r.scenario, r])),
   };
   if (args.json) {
     mkdirSync(dirname(args.json), { recursive: true });
     writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   }
-  const failures = results.flatMap((r) => broken(r).map((w) => `${r.scenario}: ${w}`));
   if (failures.length) {
     console.error(`INVARIANT BROKEN:\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;

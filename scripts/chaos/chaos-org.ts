@@ -1,15 +1,31 @@
 import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
 import { accountId, seedDefaultChart } from '../../db/ledger/default-chart';
-import { GatewayClient } from '../../client/gateway-client';
+import { ApprovalRefusedError, GatewayClient } from '../../client/gateway-client';
 import type { GatewayWriteInput } from '../../workflows/gateway.contract';
+import { gatewayWorkflowId } from '../../workflows/gateway.contract';
 import type { ChaosPlatform } from './harness';
+import type { SignedDecision } from './invariants';
 
 export interface ChaosOrg {
   org: string;
   gw: GatewayClient;
-  /** A balanced low-risk posting of `cents` (expense against cash), keyed by `key`. */
+  /** The org's approver (never the submitter). */
+  approver: string;
+  /** A balanced posting of `cents` (expense against cash), keyed by `key`. */
   write(key: string, cents: number): GatewayWriteInput;
+  /**
+   * The approver decides `key` through the gateway client (which signs the decision's proof),
+   * and the decision is recorded for the approvals invariant — once, even when a fault made
+   * the call throw after the vote was taken and it is sent again.
+   */
+  decide(key: string, decision: 'approve' | 'reject'): Promise<void>;
+  /** Every decision made through `decide`. */
+  decisions: SignedDecision[];
 }
+
+/** Amounts that land in each lane under the default risk settings. */
+export const LOW_CENTS = 1500;
+export const MODERATE_CENTS = 600_000; // 6,000.00 ≥ the default moderate threshold: one approval
 
 /**
  * A fresh org for one scenario: default chart, a clerk who submits and an approver, and the
@@ -51,9 +67,36 @@ export async function seedChaosOrg(p: ChaosPlatform, tag: string): Promise<Chaos
       ],
     },
   });
+  const decisions: SignedDecision[] = [];
+  const decide = async (key: string, decision: 'approve' | 'reject') => {
+    const submissionId = gatewayWorkflowId(org, key);
+    if (!decisions.some((d) => d.submissionId === submissionId))
+      decisions.push({ submissionId, approverUserId: approver, decision });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await gw.decide(org, key, {
+          decision,
+          approver: { userId: approver, orgId: org },
+          note: `chaos ${decision}`,
+        });
+        return;
+      } catch (err) {
+        // The vote was taken before a fault cut the reply: sent again, it is refused as a
+        // second vote, and the first one stands.
+        if (
+          attempt > 1 &&
+          err instanceof ApprovalRefusedError &&
+          ['DuplicateApproval', 'ApprovalNotOpen'].includes(err.type)
+        )
+          return;
+        if (attempt >= 30) throw err;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
   await gw.submit(write('warm-up', 100));
   await gw.settle(org, 'warm-up');
-  await gw.approve(org, 'warm-up', approver, 'warm-up');
+  await decide('warm-up', 'approve');
   await gw.result(org, 'warm-up');
-  return { org, gw, write };
+  return { org, gw, approver, write, decide, decisions };
 }

@@ -4,8 +4,9 @@ import { ensureOrganization } from '../../db/repositories/organizations';
 import { setOrgAgentSettings } from '../../db/repositories/agent-runs';
 import { EventsClient } from '../../client/events-client';
 import { inPool, type ChaosPlatform } from './harness';
+import { checkScenarioInvariants, type ScenarioInvariants } from './invariants';
 
-export interface EventsFaultsResult {
+export interface EventsFaultsResult extends ScenarioInvariants {
   scenario: 'events-faults';
   events: number;
   workerKills: number;
@@ -147,6 +148,7 @@ export async function eventsFaults(
     sql`select count(*)::text as n from (select run_id from model_calls where org_id = ${org}
           group by run_id having count(*) > 2) x`,
   );
+  const invariants = await checkScenarioInvariants(db, { orgs: [org] });
   return {
     scenario: 'events-faults',
     events: opts.events,
@@ -160,6 +162,7 @@ export async function eventsFaults(
     modelCalls: p.modelCalls() - calls0,
     repeatedModelCalls,
     stuckRuns,
+    ...invariants,
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,
   };
 }

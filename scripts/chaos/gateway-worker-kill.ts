@@ -1,25 +1,32 @@
 import { inPool, type ChaosPlatform } from './harness';
-import { seedChaosOrg } from './chaos-org';
-import { checkLedgerInvariants, type LedgerInvariants } from './invariants';
+import { LOW_CENTS, MODERATE_CENTS, seedChaosOrg } from './chaos-org';
+import { checkScenarioInvariants, type ScenarioInvariants } from './invariants';
 
-export interface GatewayWorkerKillResult extends LedgerInvariants {
+export interface GatewayWorkerKillResult extends ScenarioInvariants {
   scenario: 'gateway-worker-kill';
   writes: number;
+  /** Of which in the moderate lane, decided by the scenario's approver while the worker dies. */
+  moderateWrites: number;
+  rejectedOnPurpose: number;
   workerKills: number;
   applied: number;
+  rejected: number;
   /** Writes that were accepted but never reached a terminal outcome before the deadline. */
   stuckRuns: number;
-  /** Writes whose result was something other than applied (refused, failed, rejected). */
-  notApplied: { key: string; outcome: string }[];
-  /** Journal entries the ledger holds for the scenario's writes (must equal `writes`). */
+  /** Writes whose outcome was not the one planned (applied, or rejected on purpose). */
+  notAsPlanned: { key: string; planned: string; outcome: string }[];
+  /** Journal entries the ledger holds for the scenario's writes (must equal `applied`). */
   entries: number;
   wallSeconds: number;
 }
 
 /**
- * SIGKILL the worker at random moments while `writes` low-risk postings go through the
- * gateway, restarting it each time. Temporal must carry every write to `applied` exactly
- * once; the database must show balanced books and a complete audit trail.
+ * SIGKILL the worker at random moments while `writes` postings go through the gateway,
+ * restarting it each time. Every fifth write is in the moderate lane: the scenario's approver
+ * approves it (every tenth, rejects it) as soon as it waits, through the signed decision
+ * path, with the worker dying around the vote too. Temporal must carry every write to its
+ * planned outcome exactly once; the database must show balanced books, a complete audit
+ * trail whose chain verifies, and exactly the votes the approver cast.
  */
 export async function gatewayWorkerKill(
   p: ChaosPlatform,
@@ -27,13 +34,20 @@ export async function gatewayWorkerKill(
   log: (s: string) => void,
 ): Promise<GatewayWorkerKillResult> {
   const started = Date.now();
-  const { org, gw, write } = await seedChaosOrg(p, 'kill');
+  const seeded = await seedChaosOrg(p, 'kill');
+  const { org, gw, write } = seeded;
   const db = p.database.db;
 
-  const keys = Array.from({ length: opts.writes }, (_, i) => `w-${i}`);
+  const plan = Array.from({ length: opts.writes }, (_, i) => ({
+    key: `w-${i}`,
+    lane: i % 5 === 4 ? ('moderate' as const) : ('low' as const),
+    planned: i % 10 === 9 ? ('rejected' as const) : ('applied' as const),
+    cents: i % 5 === 4 ? MODERATE_CENTS + i : LOW_CENTS + (i % 97),
+  }));
   let settled = false;
-  // The fault loop: kill at random points while writes are in flight (submitting or
-  // waiting for their results), until the planned number of kills or the end of the work.
+  // The fault loop: kill at random points while writes are in flight (submitting, waiting
+  // for a vote, applying), until the planned number of kills or the end of the work.
+  const kills0 = p.worker.kills;
   const faults = (async () => {
     let k = 0;
     while (k < opts.kills && !settled) {
@@ -44,30 +58,34 @@ export async function gatewayWorkerKill(
       log(`  worker killed and restarted (${k}/${opts.kills})`);
     }
   })();
-  await inPool(keys, opts.concurrency, async (key) => {
-    await gw.submit(write(key, 1000 + (Number(key.slice(2)) % 97)));
-  });
-
   const deadline = Date.now() + opts.deadlineMs;
-  const notApplied: { key: string; outcome: string }[] = [];
-  let applied = 0;
-  let stuckRuns = 0;
-  await inPool(keys, opts.concurrency, async (key) => {
-    const remaining = deadline - Date.now();
-    const outcome = await Promise.race([
-      gw.result(org, key).then(
+  const until = <T>(work: Promise<T>): Promise<T | 'stuck'> =>
+    Promise.race([
+      work,
+      new Promise<'stuck'>((r) => setTimeout(() => r('stuck'), Math.max(0, deadline - Date.now()))),
+    ]);
+  const outcomes = new Map<string, string>();
+  await inPool(plan, opts.concurrency, async (w) => {
+    await gw.submit(write(w.key, w.cents));
+    if (w.lane === 'moderate') {
+      const view = await until(gw.settle(org, w.key, opts.deadlineMs));
+      if (view !== 'stuck' && view.status === 'awaiting_approval')
+        await seeded.decide(w.key, w.planned === 'rejected' ? 'reject' : 'approve');
+    }
+    const outcome = await until(
+      gw.result(org, w.key).then(
         (r) => r.outcome as string,
         (e: unknown) => `error: ${e instanceof Error ? e.message : String(e)}`,
       ),
-      new Promise<string>((r) => setTimeout(() => r('stuck'), Math.max(0, remaining))),
-    ]);
-    if (outcome === 'applied') applied++;
-    else if (outcome === 'stuck') stuckRuns++;
-    else notApplied.push({ key, outcome });
+    );
+    outcomes.set(w.key, outcome);
   });
   settled = true;
   await faults;
-  const invariants = await checkLedgerInvariants(db);
+  const invariants = await checkScenarioInvariants(db, {
+    orgs: [org],
+    decisions: seeded.decisions,
+  });
   const entries = Number(
     (
       await p.database.pool.query<{ n: string }>(
@@ -76,13 +94,19 @@ export async function gatewayWorkerKill(
       )
     ).rows[0]?.n ?? 0,
   );
+  const of = (o: string) => [...outcomes.values()].filter((x) => x === o).length;
   return {
     scenario: 'gateway-worker-kill',
     writes: opts.writes,
-    workerKills: p.worker.kills,
-    applied,
-    stuckRuns,
-    notApplied,
+    moderateWrites: plan.filter((w) => w.lane === 'moderate').length,
+    rejectedOnPurpose: plan.filter((w) => w.planned === 'rejected').length,
+    workerKills: p.worker.kills - kills0,
+    applied: of('applied'),
+    rejected: of('rejected'),
+    stuckRuns: of('stuck'),
+    notAsPlanned: plan
+      .filter((w) => outcomes.get(w.key) !== w.planned)
+      .map((w) => ({ key: w.key, planned: w.planned, outcome: outcomes.get(w.key) ?? 'none' })),
     entries,
     ...invariants,
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
-import { CHAOS_AGENT, startChaosModel } from './fake-model';
+import { CHAOS_AGENT, LOOP_AGENT, startChaosModel } from './fake-model';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -138,12 +138,14 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
     const agentsDir = join(dir, 'agents');
     mkdirSync(agentsDir);
     cpSync(join(PROJECT_ROOT, 'agents'), agentsDir, { recursive: true });
-    mkdirSync(join(agentsDir, 'chaos_echo'));
-    writeFileSync(join(agentsDir, 'chaos_echo', 'config.yaml'), stringify(CHAOS_AGENT));
-    writeFileSync(
-      join(agentsDir, 'chaos_echo', 'prompt.md'),
-      'Look the cash account up and report.\n',
-    );
+    for (const [agent, prompt] of [
+      [CHAOS_AGENT, 'Look the cash account up and report.\n'],
+      [LOOP_AGENT, 'Pass the event on.\n'],
+    ] as const) {
+      mkdirSync(join(agentsDir, agent.agent_type));
+      writeFileSync(join(agentsDir, agent.agent_type, 'config.yaml'), stringify(agent));
+      writeFileSync(join(agentsDir, agent.agent_type, 'prompt.md'), prompt);
+    }
     const model = await startChaosModel();
     stops.push(model.close);
     const taskQueue = 'chaos';

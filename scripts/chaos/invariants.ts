@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection';
+import { verifyAuditChain } from '../../db/repositories/audit';
 
 /**
  * The invariants every fault scenario ends with, read straight from the database: books
- * balance per org and currency, nothing posted twice, and every applied write carries its
- * audit trail exactly once.
+ * balance per org and currency, nothing posted twice, every applied write carries its audit
+ * trail exactly once, every org's audit chain verifies, every vote in the log matches a
+ * decision the scenario really made (signed by its client), idempotency keys are unique, and
+ * every event is terminal or legitimately waiting (for a person).
  */
 export interface LedgerInvariants {
   /** (org, currency) pairs whose posted debits differ from posted credits. */
@@ -15,6 +18,25 @@ export interface LedgerInvariants {
   auditGaps: number;
   /** (subject, event) audit pairs written more than once. */
   duplicateAuditRows: number;
+}
+
+export interface ScenarioInvariants extends LedgerInvariants {
+  /** Orgs whose hash-chained audit log does not verify (edited, deleted, reordered rows). */
+  auditChainsBroken: { orgId: string; detail: string }[];
+  /** Orgs whose chain was verified. */
+  auditChainsVerified: number;
+  /**
+   * Votes that do not line up: a `vote` audit row without its stored vote (or the reverse), a
+   * vote on an applied write by its own submitter, or — when the scenario passes the decisions
+   * it signed — a vote nobody made, or a decision made that never reached the log.
+   */
+  unmatchedApprovals: { subject: string; detail: string }[];
+  /** Votes checked against the scenario's signed decisions. */
+  approvalsChecked: number;
+  /** (org, idempotency key) pairs held by more than one gateway submission. */
+  duplicateIdempotencyKeys: number;
+  /** Events neither terminal nor waiting on a person (pending or processing with no such run). */
+  eventsUnsettled: number;
 }
 
 const count = async (db: Db, query: ReturnType<typeof sql>): Promise<number> =>
@@ -50,4 +72,147 @@ export async function checkLedgerInvariants(db: Db): Promise<LedgerInvariants> {
           group by 1, 2, 3 having count(*) > 1) x`,
   );
   return { unbalancedOrgs, doublePostings, auditGaps, duplicateAuditRows };
+}
+
+/** A decision the scenario made through the gateway client (which signs its proof). */
+export interface SignedDecision {
+  submissionId: string;
+  approverUserId: string;
+  decision: 'approve' | 'reject';
+}
+
+/**
+ * Every vote the log records against what is stored and, when given, against the decisions
+ * the scenario itself signed. The proof is checked by the worker before a vote is stored
+ * (and is not kept); so a stored vote that no signed decision accounts for is a forgery or
+ * a replay, and a signed decision missing from the log was lost.
+ */
+async function checkApprovals(
+  db: Db,
+  decisions: SignedDecision[] | undefined,
+  orgs: string[] | undefined,
+): Promise<{ unmatched: ScenarioInvariants['unmatchedApprovals']; checked: number }> {
+  const inOrgs = orgs ? sql`and s.org_id in ${orgs}` : sql``;
+  const votes = (
+    await db.execute<{
+      submission_id: string;
+      approver: string;
+      decision: string;
+      logged: string;
+      stored: string;
+      submitter: string | null;
+      status: string;
+    }>(sql`
+      with logged as (
+        select a.subject_id as submission_id, substr(a.actor, 6) as approver,
+               a.payload->>'decision' as decision, count(*) as logged
+        from audit_log a join gateway_submissions s on s.id = a.subject_id
+        where a.subject_type = 'gateway_submission' and a.event = 'vote' ${inOrgs}
+        group by 1, 2, 3)
+      select l.submission_id, l.approver, l.decision, l.logged::text as logged,
+             (select count(*) from gateway_plan_votes v
+               where v.submission_id = l.submission_id and v.approver_user_id = l.approver
+                 and v.decision = l.decision)::text as stored,
+             s.submitter_user_id as submitter, s.status
+      from logged l join gateway_submissions s on s.id = l.submission_id`)
+  ).rows;
+  const unmatched: ScenarioInvariants['unmatchedApprovals'] = [];
+  for (const v of votes) {
+    const subject = `${v.submission_id} by ${v.approver}`;
+    if (v.stored === '0') unmatched.push({ subject, detail: 'vote in the log, none stored' });
+    if (v.status === 'applied' && v.decision === 'approve' && v.approver === v.submitter)
+      unmatched.push({ subject, detail: 'a submitter approved their own write' });
+  }
+  // Stored votes the log does not carry.
+  const unlogged = (
+    await db.execute<{ submission_id: string; approver_user_id: string }>(sql`
+      select v.submission_id, v.approver_user_id from gateway_plan_votes v
+      join gateway_submissions s on s.id = v.submission_id
+      where not exists (select 1 from audit_log a
+        where a.subject_type = 'gateway_submission' and a.subject_id = v.submission_id
+          and a.event = 'vote' and a.actor = 'user:' || v.approver_user_id) ${inOrgs}`)
+  ).rows;
+  for (const v of unlogged)
+    unmatched.push({
+      subject: `${v.submission_id} by ${v.approver_user_id}`,
+      detail: 'vote stored without its audit row',
+    });
+  if (decisions) {
+    const signed = new Set(
+      decisions.map((d) => `${d.submissionId}|${d.approverUserId}|${d.decision}`),
+    );
+    const logged = new Set(votes.map((v) => `${v.submission_id}|${v.approver}|${v.decision}`));
+    for (const v of votes)
+      if (!signed.has(`${v.submission_id}|${v.approver}|${v.decision}`))
+        unmatched.push({
+          subject: `${v.submission_id} by ${v.approver}`,
+          detail: `a ${v.decision} vote no signed decision accounts for`,
+        });
+    for (const d of decisions)
+      if (!logged.has(`${d.submissionId}|${d.approverUserId}|${d.decision}`))
+        unmatched.push({
+          subject: `${d.submissionId} by ${d.approverUserId}`,
+          detail: `a signed ${d.decision} that never reached the log`,
+        });
+  }
+  return { unmatched, checked: votes.length };
+}
+
+/**
+ * All of the above for the given orgs (every org when omitted), after a scenario. `decisions`
+ * are the votes the scenario cast; pass them only when `orgs` is given and the scenario was
+ * the only voter there.
+ */
+export async function checkScenarioInvariants(
+  db: Db,
+  opts: { orgs?: string[]; decisions?: SignedDecision[] } = {},
+): Promise<ScenarioInvariants> {
+  const ledger = await checkLedgerInvariants(db);
+  const orgs =
+    opts.orgs ??
+    (await db.execute<{ org_id: string }>(sql`select distinct org_id from audit_log`)).rows.map(
+      (r) => r.org_id,
+    );
+  const auditChainsBroken: ScenarioInvariants['auditChainsBroken'] = [];
+  for (const orgId of orgs) {
+    const v = await verifyAuditChain(db, orgId);
+    if (!v.ok) auditChainsBroken.push({ orgId, detail: v.firstBreak?.detail ?? 'broken' });
+  }
+  const approvals = await checkApprovals(db, opts.decisions, opts.orgs);
+  const duplicateIdempotencyKeys = await count(
+    db,
+    sql`select count(*)::text as n from (select org_id, idempotency_key from gateway_submissions
+          group by 1, 2 having count(*) > 1) x`,
+  );
+  const eventsUnsettled = await count(
+    db,
+    sql`select count(*)::text as n from events e
+        where e.state in ('pending', 'processing')
+          and not exists (select 1 from agent_runs r where r.org_id = e.org_id
+            and r.event_id = e.id and r.state in ('waiting_human', 'waiting_approval'))`,
+  );
+  return {
+    ...ledger,
+    auditChainsBroken,
+    auditChainsVerified: orgs.length,
+    unmatchedApprovals: approvals.unmatched,
+    approvalsChecked: approvals.checked,
+    duplicateIdempotencyKeys,
+    eventsUnsettled,
+  };
+}
+
+/** What broke, one line each; empty when every invariant holds. */
+export function invariantViolations(i: ScenarioInvariants): string[] {
+  const why: string[] = [];
+  if (i.unbalancedOrgs > 0) why.push(`${i.unbalancedOrgs} unbalanced org/currency pairs`);
+  if (i.doublePostings > 0) why.push(`${i.doublePostings} double postings`);
+  if (i.auditGaps > 0) why.push(`${i.auditGaps} applied writes without their audit row`);
+  if (i.duplicateAuditRows > 0) why.push(`${i.duplicateAuditRows} duplicated audit rows`);
+  for (const b of i.auditChainsBroken) why.push(`audit chain of ${b.orgId}: ${b.detail}`);
+  for (const u of i.unmatchedApprovals) why.push(`approval ${u.subject}: ${u.detail}`);
+  if (i.duplicateIdempotencyKeys > 0)
+    why.push(`${i.duplicateIdempotencyKeys} idempotency keys held twice`);
+  if (i.eventsUnsettled > 0) why.push(`${i.eventsUnsettled} events neither terminal nor waiting`);
+  return why;
 }

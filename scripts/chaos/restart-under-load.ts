@@ -1,10 +1,10 @@
 import type { ChaosPlatform } from './harness';
 import { seedChaosOrg } from './chaos-org';
-import { checkLedgerInvariants, type LedgerInvariants } from './invariants';
+import { checkScenarioInvariants, type ScenarioInvariants } from './invariants';
 
 export type RestartTarget = 'temporal' | 'postgres';
 
-export interface RestartUnderLoadResult extends LedgerInvariants {
+export interface RestartUnderLoadResult extends ScenarioInvariants {
   scenario: `${RestartTarget}-restart`;
   writes: number;
   applied: number;
@@ -15,6 +15,8 @@ export interface RestartUnderLoadResult extends LedgerInvariants {
   baselinePerSecond: number;
   /** Seconds from the server being back until a 10 s window reaches 95% of the baseline (null: never within 60 s). */
   recoverySeconds: number | null;
+  /** Seconds of load left after the server was back (a 60 s recovery needs ≥ 70 of them). */
+  secondsAfterBack: number;
   wallSeconds: number;
 }
 
@@ -30,7 +32,8 @@ export async function restartUnderLoad(
   log: (s: string) => void,
 ): Promise<RestartUnderLoadResult> {
   const started = Date.now();
-  const { org, gw, write: post } = await seedChaosOrg(p, target);
+  const seeded = await seedChaosOrg(p, target);
+  const { org, gw, write: post } = seeded;
   const db = p.database.db;
   const write = (key: string) => post(key, 1500);
 
@@ -104,7 +107,10 @@ export async function restartUnderLoad(
       break;
     }
   }
-  const invariants = await checkLedgerInvariants(db);
+  const invariants = await checkScenarioInvariants(db, {
+    orgs: [org],
+    decisions: seeded.decisions,
+  });
   return {
     scenario: `${target}-restart`,
     writes: n,
@@ -114,6 +120,7 @@ export async function restartUnderLoad(
     downSeconds: opts.downMs / 1000,
     baselinePerSecond: Math.round(baselinePerSecond * 10) / 10,
     recoverySeconds,
+    secondsAfterBack: Math.round((opts.seconds * 1000 - backAt) / 100) / 10,
     ...invariants,
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,
   };
