@@ -16,10 +16,26 @@ const USAGE = [
   '     | events [--n 1000] [--probe 50] [--cap 20] [--small-orgs 5 --small-n 100] [--json FILE]',
   '     | db-outage [--minutes 15] [--interval-ms 250] [--json FILE]',
   '     | gateway-batch [--batches 5] [--size 1000] [--json FILE]',
+  '     | analysis [--n 60] [--concurrency 6] [--json FILE]',
+  '     | bank-lines [--lines 2000] [--per-event 500] [--json FILE]',
 ].join('\n');
 
 /** Bad command-line input: its message is all the user needs, no stack trace. */
 class BenchUsageError extends Error {}
+
+/** An integer option within [min, max], its default when absent; anything else is a usage error. */
+function intOption(
+  name: string,
+  raw: string | undefined,
+  dflt: number,
+  min: number,
+  max: number,
+): number {
+  const v = raw === undefined ? dflt : Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new BenchUsageError(`${name} must be an integer from ${min} to ${max}, got ${raw}`);
+  return v;
+}
 
 function writeJson(file: string | undefined, value: unknown): void {
   const text = JSON.stringify(value, null, 2);
@@ -49,6 +65,8 @@ async function main(): Promise<void> {
         size: { type: 'string' },
         'small-orgs': { type: 'string' },
         'small-n': { type: 'string' },
+        lines: { type: 'string' },
+        'per-event': { type: 'string' },
       },
       strict: true,
     });
@@ -117,6 +135,32 @@ async function main(): Promise<void> {
     });
     console.log(JSON.stringify(r, null, 2));
     writeJson(values.json, r);
+    return;
+  }
+  if (suite === 'analysis') {
+    const { benchAnalysis } = await import('./bench-analysis');
+    const r = await benchAnalysis({
+      n: intOption('--n', values.n, 60, 1, 5000),
+      concurrency: intOption('--concurrency', values.concurrency, 6, 1, 200),
+    });
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
+    if (r.outcomes.unsettled > 0) process.exitCode = 3;
+    return;
+  }
+  if (suite === 'bank-lines') {
+    const { benchBankLines, bankLinesFailures } = await import('./bench-bank-lines');
+    const r = await benchBankLines({
+      lines: intOption('--lines', values.lines, 2000, 1, 100_000),
+      perEvent: intOption('--per-event', values['per-event'], 500, 1, 10_000),
+    });
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
+    const failures = bankLinesFailures(r);
+    if (failures.length > 0) {
+      console.error(`bank-lines failed: ${failures.join('; ')}`);
+      process.exitCode = 3;
+    }
     return;
   }
   if (suite === 'gateway') {
