@@ -4,11 +4,11 @@ import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 /**
- * `npm run bench -- [SUITE] [options]`: one suite (gateway, gateway-batch, events, db-outage),
- * or `all` (also when no suite is named) — events with the polling baseline, gateway and
- * gateway-batch in one process, one table and one JSON. Each suite starts the platform it
- * needs on its own ports (CS_BENCH_TEMPORAL_PORT / CS_BENCH_PG_PORT + an offset per suite) and
- * stops it. Never a timed test: the figures are printed and written with --json.
+ * `npm run bench -- [SUITE] [options]`: one suite (gateway, gateway-batch, events, analysis,
+ * bank-lines, db-outage), or `all` (also when no suite is named) — events with the polling
+ * baseline, gateway, gateway-batch, analysis and bank-lines in one process, one table and one
+ * JSON. Each suite starts the platform it needs on its own ports (CS_BENCH_TEMPORAL_PORT /
+ * CS_BENCH_PG_PORT + an offset per suite) and stops it. Never a timed test: the figures are printed and written with --json.
  */
 const USAGE = [
   'usage: npm run bench -- [all] [--short] [--poll-ms 5000] [--json FILE]',
@@ -90,7 +90,19 @@ async function main(): Promise<void> {
     writeJson(values.json, r);
     console.log(benchAllTable(r));
     if (values.json) console.log(`figures written to ${values.json}`);
-    if (r.events.dropped > 0 || r.polling.notPicked > 0) process.exitCode = 3;
+    const { bankLinesFailures } = await import('./bench-bank-lines');
+    const failures = [
+      ...(r.events.dropped > 0 ? [`${r.events.dropped} events dropped`] : []),
+      ...(r.polling.notPicked > 0 ? [`${r.polling.notPicked} polled rows never picked`] : []),
+      ...(r.analysis.outcomes.unsettled > 0
+        ? [`${r.analysis.outcomes.unsettled} analysis requests unsettled`]
+        : []),
+      ...bankLinesFailures(r.bankLines).map((f) => `bank-lines: ${f}`),
+    ];
+    if (failures.length > 0) {
+      console.error(`bench failed: ${failures.join('; ')}`);
+      process.exitCode = 3;
+    }
     return;
   }
   if (suite === 'events') {
