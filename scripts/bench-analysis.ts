@@ -160,7 +160,7 @@ export async function benchAnalysis(opts: {
       requests: opts.n,
       concurrency: opts.concurrency,
       mode: 'code',
-      document: `${document.id} (${ingestion.pageCount} pages)`,
+      document: `${document.id}, ${ingestion.pageCount} page(s)`,
       questions: ANALYSIS_QUESTIONS.length,
       database: cfg.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
       ingestionMs: Math.round(ingestionMs),
