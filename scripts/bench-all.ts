@@ -2,19 +2,23 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { benchEvents, type EventsBench } from './bench-events';
 import { benchGateway, type GatewayBench } from './bench-gateway';
 import { benchGatewayBatch, type GatewayBatchBench } from './bench-gateway-batch';
+import { benchAnalysis, type AnalysisBench } from './bench-analysis';
+import { benchBankLines, type BankLinesBench } from './bench-bank-lines';
 import { latencyRatio } from './lib/bench-stats';
 import { runPollingBaseline, type PollingBaselineResult } from './lib/polling-baseline';
 
 /**
- * `npm run bench -- [all] [--short] [--poll-ms 5000] [--json FILE]`: the events, gateway and
- * gateway-batch suites one after another in this process (each on a platform of its own,
- * started and stopped by the suite), plus the polling baseline run inside the events suite's
+ * `npm run bench -- [all] [--short] [--poll-ms 5000] [--json FILE]`: the events, gateway,
+ * gateway-batch, analysis and bank-lines suites one after another in this process (each on a
+ * platform of its own, started and stopped by the suite), plus the polling baseline run inside the events suite's
  * platform right after its probe, with the same number of probe events at the same gaps.
  */
 export interface BenchAllSizes {
   events: { n: number; probe: number; cap: number };
   gateway: { n: number; concurrency: number };
   gatewayBatch: { batches: number; size: number };
+  analysis: { n: number; concurrency: number };
+  bankLines: { lines: number; perEvent: number };
   pollMs: number;
 }
 
@@ -24,11 +28,15 @@ export const BENCH_ALL_SIZES: Record<'short' | 'full', Omit<BenchAllSizes, 'poll
     events: { n: 200, probe: 30, cap: 20 },
     gateway: { n: 100, concurrency: 10 },
     gatewayBatch: { batches: 2, size: 500 },
+    analysis: { n: 40, concurrency: 4 },
+    bankLines: { lines: 1000, perEvent: 250 },
   },
   full: {
     events: { n: 1000, probe: 50, cap: 20 },
     gateway: { n: 300, concurrency: 20 },
     gatewayBatch: { batches: 5, size: 1000 },
+    analysis: { n: 200, concurrency: 8 },
+    bankLines: { lines: 5000, perEvent: 500 },
   },
 };
 
@@ -57,6 +65,9 @@ export interface BenchAllResult {
   };
   gateway: GatewayBench & { loadAverageAtStart: Load };
   gatewayBatch: GatewayBatchBench & { loadAverageAtStart: Load };
+  /** Its own loadAverageAtStart, taken when the suite started. */
+  analysis: AnalysisBench;
+  bankLines: BankLinesBench;
 }
 
 export async function benchAll(
@@ -92,6 +103,12 @@ export async function benchAll(
   const batchLoad = load();
   const gatewayBatch = await benchGatewayBatch(sizes.gatewayBatch);
 
+  log(`analysis: ${sizes.analysis.n} requests, concurrency ${sizes.analysis.concurrency}`);
+  const analysis = await benchAnalysis(sizes.analysis);
+
+  log(`bank-lines: ${sizes.bankLines.lines} lines, ${sizes.bankLines.perEvent} per event`);
+  const bankLines = await benchBankLines(sizes.bankLines);
+
   return {
     suite: 'all',
     mode,
@@ -114,6 +131,8 @@ export async function benchAll(
     },
     gateway: { ...gateway, loadAverageAtStart: gatewayLoad },
     gatewayBatch: { ...gatewayBatch, loadAverageAtStart: batchLoad },
+    analysis,
+    bankLines,
   };
 }
 
@@ -156,6 +175,33 @@ export function benchAllTable(r: BenchAllResult): string {
       'gateway-batch',
       'batch latency',
       `p50 ${r.gatewayBatch.batchLatencyMs.p50} · max ${r.gatewayBatch.batchLatencyMs.max} ms`,
+    ],
+    [
+      'analysis',
+      `requests/s, code mode (${r.analysis.requests}, conc. ${r.analysis.concurrency})`,
+      String(r.analysis.requestsPerSecond),
+    ],
+    ['analysis', 'latency start → settled', ms(r.analysis.latencyMs)],
+    [
+      'analysis',
+      'outcomes',
+      `delivered ${r.analysis.outcomes.delivered} · needs review ${r.analysis.outcomes.needsReview} · refused ${r.analysis.outcomes.refused} · unsettled ${r.analysis.outcomes.unsettled}`,
+    ],
+    ['analysis', 'ingestion of the document (not in the rate)', `${r.analysis.ingestionMs} ms`],
+    [
+      'bank-lines',
+      `lines classified/s (${r.bankLines.lines} in ${r.bankLines.events} events)`,
+      String(r.bankLines.classifiedPerSecond),
+    ],
+    [
+      'bank-lines',
+      `lines posted/s (${r.bankLines.autoPosted} auto, entries applied)`,
+      String(r.bankLines.postedPerSecond),
+    ],
+    [
+      'bank-lines',
+      'asked · trial balance nets to zero',
+      `${r.bankLines.asked} · ${r.bankLines.trialBalanceNetsToZero ? 'yes' : 'NO'}`,
     ],
   ];
   const w0 = Math.max(5, ...rows.map((x) => x[0].length));

@@ -4,11 +4,11 @@ import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 /**
- * `npm run bench -- [SUITE] [options]`: one suite (gateway, gateway-batch, events, db-outage),
- * or `all` (also when no suite is named) — events with the polling baseline, gateway and
- * gateway-batch in one process, one table and one JSON. Each suite starts the platform it
- * needs on its own ports (CS_BENCH_TEMPORAL_PORT / CS_BENCH_PG_PORT + an offset per suite) and
- * stops it. Never a timed test: the figures are printed and written with --json.
+ * `npm run bench -- [SUITE] [options]`: one suite (gateway, gateway-batch, events, analysis,
+ * bank-lines, db-outage), or `all` (also when no suite is named) — events with the polling
+ * baseline, gateway, gateway-batch, analysis and bank-lines in one process, one table and one
+ * JSON. Each suite starts the platform it needs on its own ports (CS_BENCH_TEMPORAL_PORT /
+ * CS_BENCH_PG_PORT + an offset per suite) and stops it. Never a timed test: the figures are printed and written with --json.
  */
 const USAGE = [
   'usage: npm run bench -- [all] [--short] [--poll-ms 5000] [--json FILE]',
@@ -16,10 +16,26 @@ const USAGE = [
   '     | events [--n 1000] [--probe 50] [--cap 20] [--small-orgs 5 --small-n 100] [--json FILE]',
   '     | db-outage [--minutes 15] [--interval-ms 250] [--json FILE]',
   '     | gateway-batch [--batches 5] [--size 1000] [--json FILE]',
+  '     | analysis [--n 60] [--concurrency 6] [--json FILE]',
+  '     | bank-lines [--lines 2000] [--per-event 500] [--json FILE]',
 ].join('\n');
 
 /** Bad command-line input: its message is all the user needs, no stack trace. */
 class BenchUsageError extends Error {}
+
+/** An integer option within [min, max], its default when absent; anything else is a usage error. */
+function intOption(
+  name: string,
+  raw: string | undefined,
+  dflt: number,
+  min: number,
+  max: number,
+): number {
+  const v = raw === undefined ? dflt : Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new BenchUsageError(`${name} must be an integer from ${min} to ${max}, got ${raw}`);
+  return v;
+}
 
 function writeJson(file: string | undefined, value: unknown): void {
   const text = JSON.stringify(value, null, 2);
@@ -49,6 +65,8 @@ async function main(): Promise<void> {
         size: { type: 'string' },
         'small-orgs': { type: 'string' },
         'small-n': { type: 'string' },
+        lines: { type: 'string' },
+        'per-event': { type: 'string' },
       },
       strict: true,
     });
@@ -72,7 +90,19 @@ async function main(): Promise<void> {
     writeJson(values.json, r);
     console.log(benchAllTable(r));
     if (values.json) console.log(`figures written to ${values.json}`);
-    if (r.events.dropped > 0 || r.polling.notPicked > 0) process.exitCode = 3;
+    const { bankLinesFailures } = await import('./bench-bank-lines');
+    const failures = [
+      ...(r.events.dropped > 0 ? [`${r.events.dropped} events dropped`] : []),
+      ...(r.polling.notPicked > 0 ? [`${r.polling.notPicked} polled rows never picked`] : []),
+      ...(r.analysis.outcomes.unsettled > 0
+        ? [`${r.analysis.outcomes.unsettled} analysis requests unsettled`]
+        : []),
+      ...bankLinesFailures(r.bankLines).map((f) => `bank-lines: ${f}`),
+    ];
+    if (failures.length > 0) {
+      console.error(`bench failed: ${failures.join('; ')}`);
+      process.exitCode = 3;
+    }
     return;
   }
   if (suite === 'events') {
@@ -117,6 +147,32 @@ async function main(): Promise<void> {
     });
     console.log(JSON.stringify(r, null, 2));
     writeJson(values.json, r);
+    return;
+  }
+  if (suite === 'analysis') {
+    const { benchAnalysis } = await import('./bench-analysis');
+    const r = await benchAnalysis({
+      n: intOption('--n', values.n, 60, 1, 5000),
+      concurrency: intOption('--concurrency', values.concurrency, 6, 1, 200),
+    });
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
+    if (r.outcomes.unsettled > 0) process.exitCode = 3;
+    return;
+  }
+  if (suite === 'bank-lines') {
+    const { benchBankLines, bankLinesFailures } = await import('./bench-bank-lines');
+    const r = await benchBankLines({
+      lines: intOption('--lines', values.lines, 2000, 1, 100_000),
+      perEvent: intOption('--per-event', values['per-event'], 500, 1, 10_000),
+    });
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
+    const failures = bankLinesFailures(r);
+    if (failures.length > 0) {
+      console.error(`bank-lines failed: ${failures.join('; ')}`);
+      process.exitCode = 3;
+    }
     return;
   }
   if (suite === 'gateway') {
