@@ -6,7 +6,7 @@ import { ensureOrganization } from '../../db/repositories/organizations';
 import { analysisWorkflowId } from '../../workflows/analysis.contract';
 import type { AnalysisRequestInput } from '../../workflows/analysis/request';
 import { PROJECT_ROOT } from '../lib/temporal-binaries';
-import { inPool, type ChaosPlatform } from './harness';
+import { inPool, killWorkerAtRandom, type ChaosPlatform } from './harness';
 import { checkScenarioInvariants, type ScenarioInvariants } from './invariants';
 
 export interface AnalysisWorkerKillResult extends ScenarioInvariants {
@@ -101,15 +101,7 @@ export async function analysisWorkerKill(
   }
 
   const kills0 = p.worker.kills;
-  let done = false;
-  const faults = (async () => {
-    for (let k = 0; k < opts.kills && !done; k++) {
-      await new Promise((r) => setTimeout(r, 500 + Math.random() * 1500));
-      if (done) break;
-      await p.worker.killAndRestart();
-      log(`  worker killed and restarted (${k + 1}/${opts.kills})`);
-    }
-  })();
+  const faults = killWorkerAtRandom(p, { kills: opts.kills, minMs: 500, spanMs: 1500 }, log);
   const got = new Map<string, { q: number; fp: Fingerprint | 'stuck' }>();
   await inPool(
     Array.from({ length: opts.runs }, (_, i) => i),
@@ -130,8 +122,7 @@ export async function analysisWorkerKill(
       got.set(requestId, { q, fp: await fingerprint(requestId) });
     },
   );
-  done = true;
-  await faults;
+  await faults.stop();
 
   const differentFromFaultFree: AnalysisWorkerKillResult['differentFromFaultFree'] = [];
   let delivered = 0;

@@ -3,7 +3,7 @@ import { ensureOrganization } from '../../db/repositories/organizations';
 import { setOrgAgentSettings } from '../../db/repositories/agent-runs';
 import { EventsClient } from '../../client/events-client';
 import { percentiles } from '../lib/bench-stats';
-import { inPool, type ChaosPlatform } from './harness';
+import { inPool, killWorkerAtRandom, type ChaosPlatform } from './harness';
 import { checkScenarioInvariants, type ScenarioInvariants } from './invariants';
 
 export interface OrgFigures {
@@ -103,15 +103,7 @@ export async function fairnessBurst(
     20,
     async ({ o, i }) => void accepted.push(await send(o, i)),
   );
-  let done = false;
-  const faults = (async () => {
-    for (let k = 0; k < opts.kills && !done; k++) {
-      await new Promise((r) => setTimeout(r, 5000 + Math.random() * 10_000));
-      if (done) break;
-      await p.worker.killAndRestart();
-      log(`  worker killed and restarted (${k + 1}/${opts.kills})`);
-    }
-  })();
+  const faults = killWorkerAtRandom(p, { kills: opts.kills, minMs: 5000, spanMs: 10000 }, log);
   // Completion per org from the database, once a second (no result call per event is left
   // hanging when the deadline passes).
   const all = [big, ...smalls];
@@ -138,8 +130,7 @@ export async function fairnessBurst(
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
-  done = true;
-  await faults;
+  await faults.stop();
 
   const rows = (
     await db.execute<{

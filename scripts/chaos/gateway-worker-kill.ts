@@ -1,4 +1,4 @@
-import { inPool, type ChaosPlatform } from './harness';
+import { inPool, killWorkerAtRandom, type ChaosPlatform } from './harness';
 import { LOW_CENTS, MODERATE_CENTS, seedChaosOrg } from './chaos-org';
 import { checkScenarioInvariants, type ScenarioInvariants } from './invariants';
 
@@ -44,20 +44,7 @@ export async function gatewayWorkerKill(
     planned: i % 10 === 9 ? ('rejected' as const) : ('applied' as const),
     cents: i % 5 === 4 ? MODERATE_CENTS + i : LOW_CENTS + (i % 97),
   }));
-  let settled = false;
-  // The fault loop: kill at random points while writes are in flight (submitting, waiting
-  // for a vote, applying), until the planned number of kills or the end of the work.
-  const kills0 = p.worker.kills;
-  const faults = (async () => {
-    let k = 0;
-    while (k < opts.kills && !settled) {
-      await new Promise((r) => setTimeout(r, 300 + Math.random() * 1200));
-      if (settled) break;
-      await p.worker.killAndRestart();
-      k++;
-      log(`  worker killed and restarted (${k}/${opts.kills})`);
-    }
-  })();
+  const faults = killWorkerAtRandom(p, { kills: opts.kills, minMs: 300, spanMs: 1200 }, log);
   const deadline = Date.now() + opts.deadlineMs;
   const until = <T>(work: Promise<T>): Promise<T | 'stuck'> =>
     Promise.race([
@@ -80,8 +67,7 @@ export async function gatewayWorkerKill(
     );
     outcomes.set(w.key, outcome);
   });
-  settled = true;
-  await faults;
+  await faults.stop();
   const invariants = await checkScenarioInvariants(db, {
     orgs: [org],
     decisions: seeded.decisions,

@@ -210,3 +210,30 @@ export async function inPool<T>(
     }),
   );
 }
+
+/**
+ * SIGKILLs (and restarts) the worker `kills` times, each after a random pause in
+ * [minMs, minMs + spanMs), until the kills are done or `stop()` is called; `stop()` resolves
+ * once the loop has ended (a kill in progress completes first).
+ */
+export function killWorkerAtRandom(
+  p: ChaosPlatform,
+  opts: { kills: number; minMs: number; spanMs: number },
+  log: (s: string) => void,
+): { stop(): Promise<void> } {
+  let stopped = false;
+  const loop = (async () => {
+    for (let k = 0; k < opts.kills && !stopped; k++) {
+      await new Promise((r) => setTimeout(r, opts.minMs + Math.random() * opts.spanMs));
+      if (stopped) break;
+      await p.worker.killAndRestart();
+      log(`  worker killed and restarted (${k + 1}/${opts.kills})`);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import { setOrgAgentSettings } from '../../db/repositories/agent-runs';
 import { EventsClient } from '../../client/events-client';
 import { MAX_EVENT_HOPS } from '../../workflows/events/contract';
 import { LOOP_EVENT } from './fake-model';
-import { inPool, type ChaosPlatform } from './harness';
+import { inPool, killWorkerAtRandom, type ChaosPlatform } from './harness';
 import { checkScenarioInvariants, type ScenarioInvariants } from './invariants';
 
 export interface LoopBreakerResult extends ScenarioInvariants {
@@ -55,15 +55,7 @@ export async function loopBreaker(
         )
       ).rows[0]?.n ?? 0,
     );
-  let done = false;
-  const faults = (async () => {
-    for (let k = 0; k < opts.kills && !done; k++) {
-      await new Promise((r) => setTimeout(r, 800 + Math.random() * 1500));
-      if (done) break;
-      await p.worker.killAndRestart();
-      log(`  worker killed and restarted (${k + 1}/${opts.kills})`);
-    }
-  })();
+  const faults = killWorkerAtRandom(p, { kills: opts.kills, minMs: 800, spanMs: 1500 }, log);
   await inPool(
     Array.from({ length: opts.chains }, (_, c) => c),
     opts.chains,
@@ -87,8 +79,7 @@ export async function loopBreaker(
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  done = true;
-  await faults;
+  await faults.stop();
   await new Promise((r) => setTimeout(r, opts.quietMs));
 
   const rows = (
