@@ -44,6 +44,8 @@ export async function gatewayWorkerKill(
     planned: i % 10 === 9 ? ('rejected' as const) : ('applied' as const),
     cents: i % 5 === 4 ? MODERATE_CENTS + i : LOW_CENTS + (i % 97),
   }));
+  // Kills at random points while writes are submitted, wait for a vote or apply.
+  const kills0 = p.worker.kills;
   const faults = killWorkerAtRandom(p, { kills: opts.kills, minMs: 300, spanMs: 1200 }, log);
   const deadline = Date.now() + opts.deadlineMs;
   const until = <T>(work: Promise<T>): Promise<T | 'stuck'> =>
