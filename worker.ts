@@ -7,6 +7,7 @@ import {
   type WorkerPlugin,
 } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
+import { untilReachable } from './config/until-reachable';
 import { createLogger } from './config/logging';
 import { tracingPlugins } from './config/tracing';
 import { loadConfig, type AppConfig } from './config/env';
@@ -216,14 +217,25 @@ async function main(): Promise<void> {
   // JSON lines carrying each workflow's and activity's ids (LOG_FORMAT=pretty for a terminal).
   Runtime.install({ logger: createLogger(cfg.LOG_LEVEL as LogLevel, cfg.LOG_FORMAT, 'worker') });
   const database = await openDatabase(cfg);
-  await runMigrations(database);
-  const { worker, connection } = await createWorker({
-    cfg,
-    database,
-    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-    domains: cfg.WORKER_DOMAINS,
-    agentRuntime: cfg.AGENTS_DIR ? { agentsDir: cfg.AGENTS_DIR } : undefined,
-  });
+  // Started during an outage (a supervisor restarting it, a database restarting), the worker
+  // waits for its servers instead of crashing into a restart loop.
+  const waitFor = {
+    budgetMs: cfg.WORKER_STARTUP_WAIT_MS,
+    log: (message: string) => Runtime.instance().logger.warn(message),
+  };
+  await untilReachable('database', () => runMigrations(database), waitFor);
+  const { worker, connection } = await untilReachable(
+    'worker start',
+    () =>
+      createWorker({
+        cfg,
+        database,
+        taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+        domains: cfg.WORKER_DOMAINS,
+        agentRuntime: cfg.AGENTS_DIR ? { agentsDir: cfg.AGENTS_DIR } : undefined,
+      }),
+    waitFor,
+  );
   Runtime.instance().logger.info('worker started', {
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     domains: cfg.WORKER_DOMAINS,

@@ -122,6 +122,9 @@ const EnvSchema = z.object({
     .max(86_400_000)
     .default(25 * 60_000),
   DB_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  // A worker started while PostgreSQL or Temporal is unreachable (a restart, an outage) waits
+  // this long for them at start-up, then exits with the error.
+  WORKER_STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   // Human requests' notifier: assignments and reminders by email (an SMTP URL such as
   // smtp://user:pass@mail.example.org:587) and/or a webhook signed with HMAC-SHA256.
   NOTIFY_SMTP_URL: z.string().url().optional(),
