@@ -34,7 +34,7 @@ import { ORG, seedOrgs } from './support/fixtures';
  * stable URI of its `code` (never a 500, never a hang), and no table changes — not a row
  * added, not a value updated (a digest of every table, before and after).
  */
-const RUNS = 60;
+const RUNS = 50;
 
 let database: Database;
 let app: ReturnType<typeof createApiApp>;
