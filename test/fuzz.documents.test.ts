@@ -6,15 +6,22 @@ import {
   type ExtractionLimits,
 } from '../activities/documents/isolated-extraction';
 import { ExtractionRefusal } from '../activities/documents/page-extraction';
+import { createDocumentActivities } from '../activities/documents/ingest';
 import { ErrorType } from '../workflows/errors';
-import { FIXTURES } from './support/fixtures';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/common';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/connection';
+import { getDocument, loadPages, storeDocument } from '../db/repositories/documents';
+import { createTestDatabase } from './support/database';
+import { FIXTURES, ORG, seedOrgs } from './support/fixtures';
 
 /**
  * Uploaded documents under corruption and hostility, through the real off-thread extraction
  * and its limits: every outcome is pages of text or an ExtractionRefusal of a known type —
  * never an untyped failure, which the ingestion activity would retry as transient — decided
- * within the time limit. (The activity turns each refusal into a permanent failure that
- * stores nothing: test/documents.extraction-limits.test.ts.)
+ * within the time limit; and through the ingestion activity itself, a refused file leaves
+ * its document `failed` with no page and no chunk stored.
  */
 const LIMITS: ExtractionLimits = { timeLimitMs: 1500, maxMemoryMb: 256 };
 /** Starting a thread and loading pdf.js on it is not part of a document's time. */
@@ -128,6 +135,61 @@ describe('uploaded documents under fuzzing', () => {
     // The corruptions reach both outcomes: some files survive, most are refused as corrupt.
     expect(seen[ErrorType.CorruptDocument]).toBeGreaterThan(0);
     console.log('corrupt PDFs:', JSON.stringify(seen));
+  });
+
+  it('the ingestion activity stores nothing for a refused file and fails it for good', async () => {
+    const database: Database = await createTestDatabase();
+    try {
+      await seedOrgs(database.db);
+      const activities = createDocumentActivities(database.db, LIMITS);
+      const files = [
+        ...fc.sample(corruptPdf, { numRuns: 8, seed: 13 }),
+        pagesPdf(0),
+        Buffer.from('%PDF-1.7\n%%EOF'),
+      ];
+      let refused = 0;
+      for (const [i, bytes] of files.entries()) {
+        const id = `fuzz-${i}`;
+        const { created } = await storeDocument(database.db, {
+          id,
+          idIsExplicit: true,
+          orgId: ORG,
+          title: id,
+          docType: null,
+          mimeType: 'application/pdf',
+          bytes,
+        });
+        if (!created) continue; // the same bytes as an earlier sample: one document per content
+        const out = await new MockActivityEnvironment()
+          .run(activities.ingestDocument, { orgId: ORG, documentId: id })
+          .then(
+            (r) => ({ ok: true as const, r }),
+            (err: unknown) => ({ ok: false as const, err }),
+          );
+        const doc = await getDocument(database.db, ORG, id);
+        if (out.ok) {
+          expect(doc?.status).toBe('ready');
+          continue;
+        }
+        refused++;
+        // A permanent, typed failure: never retried as if the database had hiccuped.
+        expect(out.err).toBeInstanceOf(ApplicationFailure);
+        const failure = out.err as ApplicationFailure;
+        expect(failure.nonRetryable).toBe(true);
+        expect(REFUSALS).toContain(failure.type);
+        // A warm thread reads these in milliseconds: a refusal here is the file's, not the clock's.
+        expect(failure.type).not.toBe(ErrorType.ExtractionLimitExceeded);
+        expect(doc).toMatchObject({ status: 'failed', error: failure.message });
+        expect(await loadPages(database.db, ORG, id)).toEqual([]);
+        const chunks = await database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from chunks where org_id = ${ORG} and document_id = ${id}`,
+        );
+        expect(chunks.rows[0]?.n).toBe(0);
+      }
+      expect(refused).toBeGreaterThanOrEqual(2);
+    } finally {
+      await database.close();
+    }
   });
 
   it('a PDF of zero pages is refused as without text; 10,000 pages within the limit or refused by it', async () => {
