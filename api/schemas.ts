@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { EVENT_SOURCES, EventTypeSchema } from '../workflows/events/contract';
+import { DateSchema } from '../workflows/gateway/writes';
 
 /**
  * The API's request and response schemas: the single source of validation and of the
@@ -76,11 +77,9 @@ export const EventBody = z
   .strict()
   .openapi('EventSubmission');
 
+/** A calendar date (the database refused 2026-13-45 with a 500 until fuzzing found it). */
 export const TrialBalanceQuery = z.object({
-  asOf: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
+  asOf: DateSchema.optional(),
 });
 
 export const WriteListQuery = z.object({

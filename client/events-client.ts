@@ -16,6 +16,11 @@ import {
   type EventWorkflowInput,
 } from '../workflows/events/contract';
 import { InvalidRequestError } from './errors';
+import {
+  checkInputBounds,
+  DEFAULT_INPUT_BOUNDS,
+  type InputBounds,
+} from '../workflows/input-bounds';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 
 /** JSON with object keys sorted at every level: the same payload always hashes the same. */
@@ -32,6 +37,17 @@ export function canonicalJson(v: unknown): string {
 export function dedupKeyOf(payload: unknown): string {
   return createHash('sha256').update(canonicalJson(payload)).digest('hex');
 }
+
+/**
+ * What an event must be to be stored: the input bounds (no NUL or lone surrogate, which jsonb
+ * cannot hold; no prototype keys; finite numbers; depth and keys per object), but sized for
+ * payloads that carry a whole statement file or an email's text — their importers bound those.
+ */
+export const EVENT_BOUNDS: InputBounds = {
+  ...DEFAULT_INPUT_BOUNDS,
+  maxNodes: 5_000_000,
+  maxStringLength: 50_000_000,
+};
 
 export interface Accepted {
   eventId: string;
@@ -72,6 +88,14 @@ export class EventsClient {
   ) {}
 
   async acceptEvent(raw: unknown, opts: AcceptOptions = {}): Promise<Accepted> {
+    // Before the schema, as the gateway client and the API do: a payload with a NUL reached
+    // the event's workflow, whose jsonb insert cannot store it (found by fuzzing).
+    const bounds = checkInputBounds(raw, EVENT_BOUNDS);
+    if (!bounds.ok)
+      throw new InvalidRequestError(
+        `Invalid event: ${bounds.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
+        bounds.issues,
+      );
     const parsed = EventEnvelopeSchema.safeParse(raw);
     if (!parsed.success) throw InvalidRequestError.fromZod('event', parsed.error);
     const envelope = parsed.data;

@@ -23,6 +23,22 @@ export interface AgentDefinition {
   configHash: string;
 }
 
+/**
+ * The largest config.yaml and prompt.md the loader reads (the shipped ones are under 3 KB).
+ * A bigger file is refused before parsing: YAML's duplicate-key check grows with the square
+ * of a mapping's size, so a 4 MB config of one long mapping held a worker's start for minutes.
+ */
+export const MAX_CONFIG_BYTES = 32 * 1024;
+export const MAX_PROMPT_BYTES = 256 * 1024;
+
+/** Why a file cannot be read as an agent's file, or undefined when it can. */
+function fileProblem(path: string, max: number): string | undefined {
+  const st = statSync(path);
+  if (!st.isFile()) return 'not a regular file';
+  if (st.size > max) return `${st.size} bytes, over the ${max}-byte limit`;
+  return undefined;
+}
+
 /** A bad agent definition: names the file and the field path, and stops the worker. */
 export class AgentConfigError extends Error {
   override readonly name = 'AgentConfigError';
@@ -49,6 +65,8 @@ export function loadAgentDefinitions(dir: string = AGENTS_DIR): AgentDefinition[
     const configFile = join(folder, 'config.yaml');
     const rel = relative(root, configFile);
     if (!existsSync(configFile)) throw new AgentConfigError(rel, '', 'missing config.yaml');
+    const tooBig = fileProblem(configFile, MAX_CONFIG_BYTES);
+    if (tooBig) throw new AgentConfigError(rel, '', tooBig);
     let raw: unknown;
     try {
       raw = parse(readFileSync(configFile, 'utf8'));
@@ -87,6 +105,10 @@ export function loadAgentDefinitions(dir: string = AGENTS_DIR): AgentDefinition[
         );
     }
     const promptFile = join(folder, 'prompt.md');
+    const promptProblem = existsSync(promptFile)
+      ? fileProblem(promptFile, MAX_PROMPT_BYTES)
+      : undefined;
+    if (promptProblem) throw new AgentConfigError(relative(root, promptFile), '', promptProblem);
     const prompt = existsSync(promptFile) ? readFileSync(promptFile, 'utf8').trim() : '';
     if (!prompt)
       throw new AgentConfigError(relative(root, promptFile), '', 'missing or empty prompt.md');

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { ErrorType } from '../../workflows/errors';
@@ -83,6 +84,10 @@ export function extractPagesIsolated(
   limits: ExtractionLimits,
   hooks: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<ExtractedPages> {
+  // A pooled thread's messages arrive in the async context of whoever started the thread, not
+  // of this caller: bound here, the caller's progress callback (an activity's heartbeat) runs
+  // in its own activity's context — not in an earlier, finished one's, or in none, which threw.
+  const onProgress = hooks.onProgress ? AsyncResource.bind(hooks.onProgress) : undefined;
   return new Promise<ExtractedPages>((resolve, reject) => {
     const worker = acquire(limits);
     let settled = false;
@@ -110,7 +115,7 @@ export function extractPagesIsolated(
     const onAbort = () => finish(() => reject(new Error('extraction cancelled')));
     hooks.signal?.addEventListener('abort', onAbort);
     worker.on('message', (m: ExtractionMessage) => {
-      if (m.kind === 'progress') hooks.onProgress?.(m.done, m.total);
+      if (m.kind === 'progress') onProgress?.(m.done, m.total);
       else if (m.kind === 'done')
         finish(() => resolve({ pageCount: m.pageCount, pages: m.pages }), true);
       else if (m.kind === 'refused')

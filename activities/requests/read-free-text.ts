@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { checkAnswer, type AnswerSchema } from '../../workflows/requests/answer-schema';
 import {
   hostility,
+  numberOf,
   readFreeTextByRules,
   type FreeTextContext,
 } from '../../workflows/requests/free-text';
@@ -21,7 +22,7 @@ const ModelReadingSchema = z
   })
   .strict();
 
-const NUMBER = /-?\d[\d,]*(?:\.\d+)?/g;
+const NUMBER = /-?\d(?:[\d,]*\d)?(?:\.\d+)?/g;
 
 /** Every number and code the model put in the answer must be written in the person's text. */
 function writtenInText(
@@ -29,7 +30,8 @@ function writtenInText(
   text: string,
   schema: AnswerSchema,
 ): string | null {
-  const nums = new Set([...text.matchAll(NUMBER)].map((m) => Number(m[0].replace(/,/g, ''))));
+  // Read as the rules read them: `412,50` is no number at all, never 41250.
+  const nums = new Set([...text.matchAll(NUMBER)].map((m) => numberOf(m[0])));
   for (const f of schema.fields) {
     const v = answer[f.name];
     if (v === undefined) continue;

@@ -28,16 +28,55 @@ const NO =
   /\b(no|nope|not|reject(ed)?|decline[sd]?|deny|denied|incorrect|wrong|false|don'?t|do not|never)\b/i;
 const OTHER_ACTION =
   /\b(ignore (all |the )?(previous|above|prior|earlier)|instead|as well|additionally|also (approve|pay|send|transfer|post|create|release))\b/i;
+// Every pattern here runs in time linear in the text (fuzzing found `request` followed by a
+// run of spaces quadratic, a run of digits quadratic in the amount pattern, and `name: value` segments
+// of blanks cubic): no two adjacent repeats that can match the same characters.
 const REQUEST_REF =
-  /\b(?:hr_[A-Za-z0-9]+|request\s+(?:id\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9._:-]*\d[A-Za-z0-9._:-]*))/gi;
-const MONEY =
-  /(?:[$€£]\s?|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\s?)(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|dollars?|euros?|pounds?)\b/gi;
-const NUMBER = /-?\d[\d,]*(?:\.\d+)?/g;
+  /\b(?:hr_[A-Za-z0-9]+|request\s+(?:id\s*)?(?:#\s*)?([A-Za-z0-9][A-Za-z0-9._:-]*\d[A-Za-z0-9._:-]*))/gi;
+const CURRENCIES = 'USD|EUR|GBP|CHF|JPY|CAD|AUD';
+/** Currency markers: symbols and codes may precede an amount; codes and names follow one. */
+const CURRENCY = new RegExp(`([$€£])|(${CURRENCIES})|(dollars?|euros?|pounds?)`, 'gi');
+const WORD = /\w/;
+/** The amount just after a marker (tried at the marker's end only). */
+const AMOUNT_AFTER = /\s?(\d(?:[\d,]*\d)?(?:\.\d+)?)/y;
+/** The amount just before a marker, in the few characters before it. */
+const AMOUNT_BEFORE = /(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?$/;
+const NUMBER = /-?\d(?:[\d,]*\d)?(?:\.\d+)?/g;
+/** Commas only as thousands separators: `412,50` is a decimal comma or a typo, never 41250. */
+const GROUPED = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 
 const normNumber = (s: string): string => {
   const n = s.replace(/,/g, '');
   return n.includes('.') ? n.replace(/0+$/, '').replace(/\.$/, '') : n;
 };
+
+/** A number token's value, or null when its commas are not thousands separators. */
+export function numberOf(token: string): number | null {
+  if (token.includes(',') && !GROUPED.test(token)) return null;
+  return Number(normNumber(token));
+}
+
+/**
+ * The amounts written in a text with a currency before or after them. Driven by the markers
+ * (few in any text), each looking at a bounded neighbourhood: linear in the text.
+ */
+function moneyIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(CURRENCY)) {
+    const end = m.index + m[0].length;
+    // A code is a word of its own on the side it touches the amount (`USD5`, `5 usd`, not `xusd5`).
+    if (m[3] === undefined && (m[1] !== undefined || !WORD.test(text[m.index - 1] ?? ' '))) {
+      AMOUNT_AFTER.lastIndex = end;
+      const after = AMOUNT_AFTER.exec(text);
+      if (after?.[1]) out.push(after[1]);
+    }
+    if (m[1] === undefined && !WORD.test(text[end] ?? ' ')) {
+      const before = AMOUNT_BEFORE.exec(text.slice(Math.max(0, m.index - 40), m.index));
+      if (before?.[1]) out.push(before[1]);
+    }
+  }
+  return out;
+}
 
 /** Numbers the request itself names (title, question, evidence): an answer may repeat them. */
 function namedNumbers(ctx: FreeTextContext): Set<string> {
@@ -55,10 +94,10 @@ export function hostility(text: string, ctx: FreeTextContext): string | null {
       return `the answer names another request (${ref}); answer only ${ctx.requestId}`;
   }
   const named = namedNumbers(ctx);
-  for (const m of text.matchAll(MONEY)) {
-    const amount = normNumber(m[1] ?? m[2] ?? '');
+  for (const money of moneyIn(text)) {
+    const amount = normNumber(money);
     if (amount && !named.has(amount))
-      return `the answer names an amount (${m[0].trim()}) this request does not`;
+      return `the answer names an amount (${money}) this request does not`;
   }
   const other = OTHER_ACTION.exec(text);
   if (other) return `the answer asks for another action ("${other[0]}")`;
@@ -100,10 +139,17 @@ function readField(
       return { ok: true, value: hits[0] };
     }
     case 'number': {
-      const nums = [...t.matchAll(NUMBER)].map((m) => Number(normNumber(m[0])));
-      if (nums.length !== 1 || !Number.isFinite(nums[0]))
-        return { ok: false, why: `${f.name}: ${nums.length} numbers in the answer, one expected` };
-      return { ok: true, value: nums[0] };
+      const tokens: string[] = [];
+      for (const m of t.matchAll(NUMBER)) if (tokens.push(m[0]) > 1) break;
+      if (tokens.length !== 1)
+        return {
+          ok: false,
+          why: `${f.name}: ${tokens.length === 0 ? 'no' : 'several'} numbers in the answer, one expected`,
+        };
+      const n = numberOf(tokens[0] ?? '');
+      if (n === null || !Number.isFinite(n))
+        return { ok: false, why: `${f.name}: ${tokens[0]} is not a number in a clear format` };
+      return { ok: true, value: n };
     }
     case 'code_per_item': {
       const pairs = keyedSegments(t);
@@ -122,12 +168,19 @@ function readField(
   }
 }
 
-/** `name: value` segments of a text (split on new lines and semicolons). */
+/**
+ * `name: value` segments of a text, split on new lines, semicolons and commas — but not on a
+ * comma before a digit, which belongs to a number (`total: 1,250.00` is 1250, not 1).
+ */
 function keyedSegments(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const seg of text.split(/[\n;,]+/)) {
-    const m = /^\s*([^:=]+?)\s*[:=]\s*(.+?)\s*$/.exec(seg);
-    if (m?.[1] && m[2]) out.set(key(m[1]), m[2]);
+  for (const seg of text.split(/[\n;]|,(?!\d)/)) {
+    // The first `:` or `=` splits name from value (indexOf, not a backtracking pattern).
+    const at = seg.search(/[:=]/);
+    if (at < 0) continue;
+    const name = seg.slice(0, at).trim();
+    const value = seg.slice(at + 1).trim();
+    if (name && value) out.set(key(name), value);
   }
   return out;
 }
