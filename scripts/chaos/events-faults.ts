@@ -59,9 +59,10 @@ export async function eventsFaults(
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 1500));
       if (settled) break;
       if (!restarted && k >= Math.floor(opts.kills / 2)) {
-        await p.restartPostgres(opts.downMs);
+        // A worker restarted during the outage must wait for the database, not crash.
+        await p.restartPostgres(opts.downMs, () => p.worker.killAndRestart());
         restarted = true;
-        log(`  PostgreSQL restarted (${opts.downMs / 1000} s down)`);
+        log(`  PostgreSQL restarted (${opts.downMs / 1000} s down, the worker killed during it)`);
         continue;
       }
       await p.worker.killAndRestart();

@@ -31,8 +31,8 @@ export interface ChaosPlatform {
   modelCalls(): number;
   /** Stop the dev server and start it again on the same SQLite file (history survives). */
   restartTemporal(downMs: number): Promise<void>;
-  /** Fast-shutdown PostgreSQL and start it again on the same data folder. */
-  restartPostgres(downMs: number): Promise<void>;
+  /** Fast-shutdown PostgreSQL and start it again on the same data folder; `whileDown` runs in the outage. */
+  restartPostgres(downMs: number, whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -184,9 +184,11 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
         await new Promise((r) => setTimeout(r, downMs));
         devServer = await startTemporal();
       },
-      async restartPostgres(downMs) {
+      async restartPostgres(downMs, whileDown) {
         await postgres.stop();
-        await new Promise((r) => setTimeout(r, downMs));
+        const back = Date.now() + downMs;
+        await whileDown?.();
+        await new Promise((r) => setTimeout(r, Math.max(0, back - Date.now())));
         postgres = await startPostgres();
       },
       stop: stopAll,
