@@ -183,7 +183,7 @@ async function main(): Promise<void> {
       const c0 = crashesBefore();
       const r = await fairnessBurst(
         platform,
-        { ...sizes, cap: 10, kills, deadlineMs: args.short ? 300_000 : 1_800_000 },
+        { ...sizes, cap: 4, kills, deadlineMs: args.short ? 300_000 : 1_800_000 },
         log,
       );
       results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
