@@ -17,6 +17,20 @@ export default async function globalSetup(): Promise<void> {
   const dir = join(PROJECT_ROOT, '.data', 'test');
   mkdirSync(dir, { recursive: true });
   const port = Number(process.env.CS_TEST_TEMPORAL_PORT ?? 17233);
+  // Three independent starts side by side (each waits on I/O or its own process part of the
+  // time): PostgreSQL and the migrated template, the dev server, the workflow bundle.
+  const started = await Promise.allSettled([
+    startDatabase(dir, port),
+    startTemporal(dir, port),
+    writeWorkflowBundle(dir),
+  ]);
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  // No delegation-watch schedule per test worker: the tests run the watch themselves.
+  process.env.DELEGATION_WATCH_MINUTES ??= '0';
+}
+
+async function startDatabase(dir: string, port: number): Promise<void> {
   if (!process.env.TEST_DATABASE_URL) {
     // Each test file creates and drops its own database in this cluster (support/database.ts).
     // Its port follows the dev server's, so two checkouts given two CS_TEST_TEMPORAL_PORTs
@@ -37,6 +51,9 @@ export default async function globalSetup(): Promise<void> {
   // Migrate once; each test file's database is a copy (support/database.ts).
   await createTemplateDatabase();
   process.env.CS_TEST_TEMPLATE_DB = TEMPLATE_DATABASE;
+}
+
+async function startTemporal(dir: string, port: number): Promise<void> {
   const server = await startDevServer(
     {
       port,
@@ -51,9 +68,9 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>).__CS_DEV_SERVER__ = server;
   process.env.TEMPORAL_ADDRESS = server.address;
   process.env.TEMPORAL_NAMESPACE = server.namespace;
-  // No delegation-watch schedule per test worker: the tests run the watch themselves.
-  process.env.DELEGATION_WATCH_MINUTES ??= '0';
+}
 
+async function writeWorkflowBundle(dir: string): Promise<void> {
   const bundlePath = join(dir, 'workflow-bundle.js');
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
