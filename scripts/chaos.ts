@@ -13,8 +13,8 @@ import { fairnessBurst, STARVED_FRACTION, type FairnessBurstResult } from './cha
 import { invariantViolations } from './chaos/invariants';
 
 /**
- * `npm run chaos -- [--short] [--scenario NAME|all] [--writes N] [--events N] [--runs N]
- * [--kills K] [--seconds S] [--down S] [--json FILE]`: fault scenarios against a platform of
+ * `npm run chaos -- [--short] [--scenario NAME[,NAME…]|all] [--writes N] [--events N] [--runs N]
+ * [--kills K] [--seconds S] [--down S] [--big N] [--small-n N] [--json FILE]`: fault scenarios against a platform of
  * its own (dev server, embedded PostgreSQL, a worker process), bounded in time, loopback only.
  * Prints a table and writes the figures; exits non-zero when an invariant broke.
  */
@@ -30,7 +30,15 @@ const SCENARIOS = [
 
 const ArgsSchema = z.object({
   short: z.boolean().default(false),
-  scenario: z.enum([...SCENARIOS, 'all']).default('all'),
+  // One scenario, a comma-separated list, or all.
+  scenario: z
+    .string()
+    .default('all')
+    .transform((v) => v.split(',').map((x) => x.trim()))
+    .pipe(z.array(z.enum([...SCENARIOS, 'all'])).min(1)),
+  // The fairness burst's sizes (default 1,000 and 100, short 100 and 10).
+  big: z.coerce.number().int().min(1).max(5000).optional(),
+  smallN: z.coerce.number().int().min(1).max(1000).optional(),
   writes: z.coerce.number().int().min(1).max(5000).optional(),
   events: z.coerce.number().int().min(1).max(5000).optional(),
   runs: z.coerce.number().int().min(1).max(2000).optional(),
@@ -115,6 +123,8 @@ async function main(): Promise<void> {
     options: {
       short: { type: 'boolean' },
       scenario: { type: 'string' },
+      big: { type: 'string' },
+      'small-n': { type: 'string' },
       writes: { type: 'string' },
       events: { type: 'string' },
       runs: { type: 'string' },
@@ -126,8 +136,9 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  const args = ArgsSchema.parse(values);
-  const run = (s: (typeof SCENARIOS)[number]) => args.scenario === 'all' || args.scenario === s;
+  const args = ArgsSchema.parse({ ...values, smallN: values['small-n'] });
+  const run = (s: (typeof SCENARIOS)[number]) =>
+    args.scenario.includes('all') || args.scenario.includes(s);
   const log = (s: string) => console.error(s);
   const platform = await bringUpChaosPlatform(log);
   // Ctrl-C or a kill stops what we started: no dev server, database or worker left behind.
@@ -173,9 +184,11 @@ async function main(): Promise<void> {
       results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
     }
     if (run('fairness-burst')) {
-      const sizes = args.short
-        ? { bigN: 100, smallOrgs: 5, smallN: 10 }
-        : { bigN: 1000, smallOrgs: 5, smallN: 100 };
+      const sizes = {
+        bigN: args.big ?? (args.short ? 100 : 1000),
+        smallOrgs: 5,
+        smallN: args.smallN ?? (args.short ? 10 : 100),
+      };
       const kills = args.kills ?? 1;
       log(
         `fairness-burst: ${sizes.bigN} events for one org, ${sizes.smallN} for each of ${sizes.smallOrgs} others, ${kills} worker kill…`,
