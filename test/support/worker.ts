@@ -4,7 +4,6 @@ import { Client, Connection } from '@temporalio/client';
 import { parseConfig, type AppConfig } from '../../config/env';
 import type { Database } from '../../db/connection';
 import { createWorker } from '../../worker';
-import { runWorkflowsInProcess } from './in-process-workflows';
 
 export function testConfig(database?: Database, extra: Record<string, string> = {}): AppConfig {
   return parseConfig({
@@ -18,8 +17,6 @@ export function testConfig(database?: Database, extra: Record<string, string> = 
 export function workflowBundle(): { code: string } {
   const path = process.env.CS_TEST_WORKFLOW_BUNDLE;
   if (!path) throw new Error('CS_TEST_WORKFLOW_BUNDLE not set: jest globalSetup did not run');
-  // Every worker a test builds on this bundle runs its workflows on the test's thread.
-  runWorkflowsInProcess();
   return { code: readFileSync(path, 'utf8') };
 }
 
