@@ -207,13 +207,16 @@ async function main(): Promise<void> {
   // included — drain and exit too, rather than live on polling with code that may be stale.
   let parentGone = false;
   let onParentGone = (): void => process.exit(0); // nothing to drain before the worker runs
+  const cfg = loadConfig();
+  // Spawned with a channel that is already closed: the parent died while this process was
+  // still loading its modules, before anything could listen for it.
+  if (cfg.CS_WATCH_PARENT === '1' && !process.connected) onParentGone();
   if (process.connected) {
     process.once('disconnect', () => {
       parentGone = true;
       onParentGone();
     });
   }
-  const cfg = loadConfig();
   // JSON lines carrying each workflow's and activity's ids (LOG_FORMAT=pretty for a terminal).
   Runtime.install({ logger: createLogger(cfg.LOG_LEVEL as LogLevel, cfg.LOG_FORMAT, 'worker') });
   const database = await openDatabase(cfg);

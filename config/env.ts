@@ -124,6 +124,9 @@ const EnvSchema = z.object({
   DB_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   // A worker started while PostgreSQL or Temporal is unreachable (a restart, an outage) waits
   // this long for them at start-up, then exits with the error.
+  // Set by the process that spawns the worker with an IPC channel (scripts/lib/worker-process):
+  // the worker exits when that parent is gone, even if it died before the worker could listen.
+  CS_WATCH_PARENT: z.enum(['0', '1']).default('0'),
   WORKER_STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   // Human requests' notifier: assignments and reminders by email (an SMTP URL such as
   // smtp://user:pass@mail.example.org:587) and/or a webhook signed with HMAC-SHA256.

@@ -16,7 +16,9 @@ export function spawnWorkerProcess(opts: {
   const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'worker.ts')], {
     stdio: ['ignore', opts.stdout ?? 'inherit', opts.stderr ?? 'inherit', 'ipc'],
     cwd: PROJECT_ROOT,
-    env: opts.env,
+    // Tells the worker it has a parent to watch: one that died while the worker was still
+    // loading (before it could listen for the channel's end) is noticed at its first line.
+    env: { ...opts.env, CS_WATCH_PARENT: '1' },
   });
   // The channel is for the worker to watch us; it must not keep this process alive.
   child.channel?.unref();
