@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     }
     for (const target of ['temporal', 'postgres'] as const) {
       if (!run(`${target}-restart`)) continue;
-      const seconds = args.seconds ?? (args.short ? 30 : 120);
+      const seconds = args.seconds ?? (args.short ? 30 : 150);
       const downMs = (args.down ?? (args.short ? 3 : 10)) * 1000;
       log(`${target}-restart: ${seconds} s of writes, ${downMs / 1000} s down…`);
       const c0 = crashesBefore();
