@@ -1,6 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { loadConfig } from '../config/env';
 import { ensureOrganization } from '../db/repositories/organizations';
@@ -9,7 +9,7 @@ import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
-import { benchPorts, bringUpBenchPlatform } from './lib/bench-platform';
+import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-platform';
 import { percentiles, round1, type Percentiles } from './lib/bench-stats';
 import { runPool } from './lib/bench-pool';
 
@@ -85,15 +85,7 @@ export async function benchAnalysis(opts: {
     const codeCfg = { ...runCfg, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined };
     const taskQueue = 'bench-an';
     const { worker, connection } = await createWorker({ cfg: codeCfg, database, taskQueue });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    });
-    const clientConnection = await Connection.connect({ address: server.address });
-    stops.push(() => clientConnection.close());
-    const client = new Client({ connection: clientConnection, namespace: server.namespace });
+    const client = await runBenchWorker({ worker, connection }, server, stops);
 
     const i0 = performance.now();
     const { document, ingestion } = await ingestFile(

@@ -1,7 +1,6 @@
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { and, count, eq, like } from 'drizzle-orm';
 import { parse, stringify } from 'yaml';
 import { loadConfig } from '../config/env';
@@ -20,7 +19,7 @@ import {
 import { batchEntryIdempotencyKey } from '../activities/gateway/journal-batch';
 import { TERMINAL_EVENT_STATES } from '../workflows/events/contract';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
-import { benchPorts, bringUpBenchPlatform } from './lib/bench-platform';
+import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-platform';
 import { round1 } from './lib/bench-stats';
 import { SYNTHETIC_MERCHANTS, syntheticCardLines } from './lib/synthetic-card-lines';
 
@@ -161,15 +160,7 @@ export async function benchBankLines(opts: {
       taskQueue,
       agentRuntime: { agentsDir, anthropic: null },
     });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    });
-    const clientConnection = await Connection.connect({ address: server.address });
-    stops.push(() => clientConnection.close());
-    const client = new Client({ connection: clientConnection, namespace: server.namespace });
+    const client = await runBenchWorker({ worker, connection }, server, stops);
     const gw = new GatewayClient(client, db, taskQueue);
 
     // Warm the rules' accounts and the bank account: one posting, approved by a person.

@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config/env';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
 import { createWorker } from '../worker';
 import { GatewayClient } from '../client/gateway-client';
 import type { GatewayWriteInput } from '../workflows/gateway.contract';
-import { benchPorts, bringUpBenchPlatform } from './lib/bench-platform';
+import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-platform';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
 
 /**
@@ -59,20 +58,10 @@ export async function benchGatewayBatch(opts: {
       });
     const taskQueue = 'bench-gateway-batch';
     const { worker, connection } = await createWorker({ cfg: runCfg, database, taskQueue });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
+    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const gw = new GatewayClient(client, database.db, taskQueue, {
+      decisionSecret: runCfg.DECISION_SIGNING_SECRET,
     });
-    const clientConnection = await Connection.connect({ address: server.address });
-    stops.push(() => clientConnection.close());
-    const gw = new GatewayClient(
-      new Client({ connection: clientConnection, namespace: server.namespace }),
-      database.db,
-      taskQueue,
-      { decisionSecret: runCfg.DECISION_SIGNING_SECRET },
-    );
     const batch = (key: string, n: number): GatewayWriteInput => ({
       orgId: org,
       idempotencyKey: key,

@@ -1,5 +1,4 @@
 import { cpus } from 'node:os';
-import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config/env';
 import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
 import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
@@ -7,7 +6,7 @@ import { createWorker } from '../worker';
 import { createGatewayActivities } from '../activities/gateway';
 import { GatewayClient } from '../client/gateway-client';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
-import { benchPorts, bringUpBenchPlatform } from './lib/bench-platform';
+import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-platform';
 
 /**
  * `npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20]`: starts what it needs
@@ -130,19 +129,8 @@ export async function benchGateway(n: number, concurrency: number): Promise<Gate
       database,
       taskQueue: 'bench-gw',
     });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    });
-    const clientConnection = await Connection.connect({ address: server.address });
-    stops.push(() => clientConnection.close());
-    const gw = new GatewayClient(
-      new Client({ connection: clientConnection, namespace: server.namespace }),
-      database.db,
-      'bench-gw',
-    );
+    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const gw = new GatewayClient(client, database.db, 'bench-gw');
     const latencies: number[] = [];
     const e2eStart = performance.now();
     await pool(

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import type { AppConfig } from '../../config/env';
 import { openDatabase, type Database } from '../../db/connection';
@@ -100,4 +101,28 @@ export async function bringUpBenchPlatform(
   stops.push(database.close);
   await runMigrations(database);
   return { server, database, runCfg };
+}
+
+/**
+ * Runs a bench's in-process worker until the bench stops (drained, then its connection
+ * closed) and returns a client on the bench's dev server, closed at the stop too.
+ */
+export async function runBenchWorker(
+  started: {
+    worker: { run(): Promise<void>; shutdown(): void };
+    connection: { close(): Promise<void> };
+  },
+  server: RunningDevServer,
+  stops: (() => Promise<void>)[],
+): Promise<Client> {
+  const { worker, connection } = started;
+  const running = worker.run();
+  stops.push(async () => {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  });
+  const clientConnection = await Connection.connect({ address: server.address });
+  stops.push(() => clientConnection.close());
+  return new Client({ connection: clientConnection, namespace: server.namespace });
 }
