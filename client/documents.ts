@@ -20,6 +20,8 @@ export const MIME_BY_EXT: Record<string, string> = {
   '.htm': 'text/html',
   '.txt': 'text/plain',
   '.md': 'text/plain',
+  // Structured e-invoices (UBL, CII): stored as they are, their text indexed as pages.
+  '.xml': 'application/xml',
 };
 
 export function documentIdFromFilename(path: string): string {

@@ -10,6 +10,8 @@ fi
 start=$(date +%s)
 npx tsx scripts/ensure-temporal.ts "$@"
 echo "[bootstrap] Temporal binaries ready in $(( $(date +%s) - start ))s"
+# The official EN 16931 rules for structured e-invoices (Maven Central, compiled once to SEF).
+npx tsx scripts/lib/en16931-rules.ts
 # The reviewer inbox's browser test drives Debian's Chromium (playwright-core, no bundled
 # browser). Installed when missing and we may (root with apt); otherwise that test says why
 # it skipped.

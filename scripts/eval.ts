@@ -40,10 +40,20 @@ function row(name: string, m: EvalMetrics): string {
 async function invoices(rest: string[]): Promise<void> {
   const { values } = parseArgs({
     args: rest,
-    options: { dataset: { type: 'string' }, json: { type: 'string' }, limit: { type: 'string' } },
+    options: {
+      dataset: { type: 'string' },
+      json: { type: 'string' },
+      limit: { type: 'string' },
+      'ignore-attachments': { type: 'boolean' },
+    },
     strict: true,
   });
-  const args = Args.pick({ dataset: true, json: true, limit: true }).parse(values);
+  const args = Args.pick({ dataset: true, json: true, limit: true }).parse({
+    dataset: values.dataset,
+    json: values.json,
+    limit: values.limit,
+  });
+  const ignoreAttachments = values['ignore-attachments'] === true;
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const platform = await bringUpPlatform({ poolSize: 6 });
   const client = await connectClient(platform.cfg);
@@ -65,6 +75,7 @@ async function invoices(rest: string[]): Promise<void> {
       // A fresh org per file and per run: vendors never carry over between files.
       orgPrefix: `invoices-${Date.now().toString(36)}`,
       limit: args.limit,
+      ignoreAttachments,
       onProgress: (done, total, file) => {
         bar ??= progressBar({ enabled: true, total, label: 'invoices' });
         bar.update(done, file);
@@ -73,11 +84,12 @@ async function invoices(rest: string[]): Promise<void> {
     bar?.stop();
     for (const i of report.items)
       console.log(
-        `${i.file.padEnd(34)} ${i.outcome.padEnd(12)} ${i.wrongPosted ? 'WRONG ' : ''}${FIELDS_LINE(i.correct)}  ${i.outcome === 'posted' ? '' : i.reasons.join('; ').slice(0, 160)}`,
+        `${i.file.padEnd(34)} ${i.outcome.padEnd(12)} ${(i.source ?? '-').padEnd(4)} ${i.structured ? `${i.structured.validation.status}/${i.structured.crossCheck.status} ` : ''}${i.wrongPosted ? 'WRONG ' : ''}${FIELDS_LINE(i.correct)}  ${i.outcome === 'posted' ? '' : i.reasons.join('; ').slice(0, 160)}`,
       );
     const s = report.summary;
+    const bySource = (src: string) => report.items.filter((i) => (i.source ?? '-') === src).length;
     console.log(
-      `\nfiles ${s.files}, posted ${s.posted}, human review ${s.humanReview}, straight-through ${(100 * s.straightThroughRate).toFixed(1)}%, wrong posted ${s.wrongPosted}`,
+      `\nfiles ${s.files}, posted ${s.posted}, human review ${s.humanReview}, straight-through ${(100 * s.straightThroughRate).toFixed(1)}%, wrong posted ${s.wrongPosted}; read from xml ${bySource('xml')}, text ${bySource('text')}${ignoreAttachments ? ' (attachments ignored)' : ''}`,
     );
     console.log(
       `field accuracy: ${Object.entries(s.fieldAccuracy)
@@ -111,7 +123,7 @@ async function main(argv: string[]): Promise<void> {
   if (suite === 'invoices') return invoices(rest);
   if (suite !== 'financebench')
     throw new Error(
-      'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N]\n       npm run eval -- invoices --dataset DIR [--json FILE] [--limit N]\n       npm run eval -- bank-lines --dataset DIR [--json FILE]',
+      'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N]\n       npm run eval -- invoices --dataset DIR [--json FILE] [--limit N] [--ignore-attachments]\n       npm run eval -- bank-lines --dataset DIR [--json FILE]',
     );
   const { values } = parseArgs({
     args: rest,

@@ -57,7 +57,7 @@ describe('email attachments kept as documents (real database and ingestion workf
       {
         filename: 'logo.png',
         contentType: 'image/png',
-        reason: 'type image/png is not a document type (PDF, HTML, text)',
+        reason: 'type image/png is not a document type (PDF, HTML, text, XML)',
       },
     ]);
     for (const d of first.documents) {

@@ -591,3 +591,54 @@ function normalizeChars(s: string): string {
       .replace(/ {2,}/g, (run) => (run.length >= 3 ? COLUMN_SEPARATOR : ' '))
   );
 }
+
+// ---------------------------------------------------------------------------
+// Embedded files
+// ---------------------------------------------------------------------------
+
+export interface PdfAttachment {
+  filename: string;
+  content: Uint8Array;
+}
+
+/**
+ * The files embedded in a PDF (its EmbeddedFiles name tree: where PDF/A-3 e-invoices such as
+ * Factur-X / ZUGFeRD carry their XML). Files over `maxBytes` are left out; a PDF that does not
+ * open is the same typed PdfTextError as for its text.
+ */
+export async function extractPdfAttachments(
+  bytes: Uint8Array,
+  maxBytes = 10 * 1024 * 1024,
+): Promise<PdfAttachment[]> {
+  if (bytes.byteLength === 0) throw new PdfTextError('EMPTY', 'PDF is empty (0 bytes)');
+  const runtime = await loadRuntime();
+  const data = new runtime.Bytes(bytes.byteLength);
+  data.set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const loadingTask = runtime.pdfjs.getDocument({
+    data,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  });
+  let doc: PdfDocument;
+  try {
+    doc = await loadingTask.promise;
+  } catch (err) {
+    await loadingTask.destroy().catch(() => undefined);
+    throw toOpenError(err);
+  }
+  try {
+    const found = ((await doc.getAttachments()) ?? {}) as Record<
+      string,
+      { filename?: string; content?: Uint8Array }
+    >;
+    return Object.entries(found).flatMap(([key, a]) =>
+      a?.content && a.content.byteLength <= maxBytes
+        ? [{ filename: a.filename || key, content: new Uint8Array(a.content) }]
+        : [],
+    );
+  } finally {
+    await doc.destroy().catch(() => undefined);
+  }
+}

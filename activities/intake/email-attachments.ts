@@ -36,6 +36,8 @@ const EXTENSION: Record<string, string> = {
   'application/pdf': '.pdf',
   'text/html': '.html',
   'text/plain': '.txt',
+  'application/xml': '.xml',
+  'text/xml': '.xml',
 };
 
 function safeStem(filename: string): string {
@@ -64,7 +66,7 @@ export async function ingestEmailAttachments(
         skipped.push({
           filename: a.filename,
           contentType: a.contentType,
-          reason: `type ${a.contentType} is not a document type (PDF, HTML, text)`,
+          reason: `type ${a.contentType} is not a document type (PDF, HTML, text, XML)`,
         });
         continue;
       }

@@ -33,7 +33,14 @@ export const EmailAddressSchema = z.object({
 export type EmailAddress = z.infer<typeof EmailAddressSchema>;
 
 /** Attachment types kept as documents (ingested): what the ingestion reads. */
-export const DOCUMENT_CONTENT_TYPES = ['application/pdf', 'text/html', 'text/plain'] as const;
+export const DOCUMENT_CONTENT_TYPES = [
+  'application/pdf',
+  'text/html',
+  'text/plain',
+  // Structured e-invoices (XRechnung, PEPPOL UBL, CII) arrive as XML attachments.
+  'application/xml',
+  'text/xml',
+] as const;
 export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
 
 export const EmailAttachmentMetaSchema = z.object({

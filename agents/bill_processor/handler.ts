@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/context';
 import type { ToolOutput } from '../../workflows/agent-runs/tools';
 import { companyKey, searchTerm } from '../../workflows/bills/company-name';
+import { decimalToMinor } from '../../workflows/bills/minor-units';
 
 /**
  * The bill processor (code mode). For each bill document of the trigger — an upload
@@ -309,6 +310,19 @@ async function processBill(
       reasons: ['tax: the org has no input-tax account'],
       extraction: ex,
     };
+  if (ex.structured) {
+    // A structured e-invoice posts from its VAT breakdown: net per rate, input VAT per rate.
+    const lines = structuredLines(ex, inputTax?.id ?? null, taxDescription);
+    if ('error' in lines)
+      return {
+        ...base,
+        vendorId,
+        outcome: 'human_review',
+        reasons: [`lines: ${lines.error}`],
+        extraction: ex,
+      };
+    return submitBill(ctx, { ...base, vendorId }, ex, documentId, lines.lines, ap.vendor.name);
+  }
   const printed =
     ex.linesBasis === 'net'
       ? ex.lines.map((l) => ({ description: l.description, minor: toMinor(l.amount) }))
@@ -343,6 +357,25 @@ async function processBill(
       extraction: ex,
     };
 
+  return submitBill(ctx, { ...base, vendorId }, ex, documentId, lines, ap.vendor.name);
+}
+
+interface BillLine {
+  description: string;
+  amountMinor: string;
+  accountId?: string;
+}
+
+/** Posts `bill.post` through the gateway: posted, or a duplicate / refusal for a person. */
+async function submitBill(
+  ctx: AgentContext,
+  base: Omit<BillOutcome, 'outcome' | 'reasons' | 'extraction'>,
+  ex: Extraction,
+  documentId: string,
+  lines: BillLine[],
+  vendorName: string,
+): Promise<BillOutcome> {
+  const vendorId = base.vendorId!;
   const sub = await ctx.tool('submit', {
     kind: 'bill.post',
     sourceDocumentId: documentId,
@@ -366,7 +399,7 @@ async function processBill(
       extraction: ex,
     };
   }
-  await ctx.log(`posted bill ${ex.invoiceNumber} of ${ap.vendor.name}: ${sub.detail ?? ''}`, {
+  await ctx.log(`posted bill ${ex.invoiceNumber} of ${vendorName}: ${sub.detail ?? ''}`, {
     submissionId: sub.submissionId,
   });
   return {
@@ -377,6 +410,81 @@ async function processBill(
     reasons: [],
     extraction: ex,
   };
+}
+
+/**
+ * The posting lines of a structured e-invoice, from its VAT breakdown (BG-23): one net line per
+ * VAT category and rate to the vendor's expense account (the invoice lines named in it), and
+ * one input-tax line per rate. A breakdown with a negative group (a document-level allowance
+ * in its own category) posts its net as one line; the lines must add up to the gross exactly.
+ */
+export function structuredLines(
+  ex: Extraction,
+  inputTaxAccountId: string | null,
+  taxDescription: string,
+): { lines: BillLine[] } | { error: string } {
+  const inv = ex.structured!.invoice;
+  const currency = ex.currency!;
+  const minor = (decimal: string) => decimalToMinor(decimal, currency);
+  const gross = BigInt(ex.minor!.gross);
+  const groups = inv.vatBreakdown.map((b) => ({
+    ...b,
+    taxableMinor: minor(b.taxable),
+    taxMinor: minor(b.tax),
+  }));
+  if (groups.length === 0) return { error: 'the invoice has no VAT breakdown' };
+  if (groups.some((g) => g.taxableMinor === null || g.taxMinor === null))
+    return { error: `an amount of the VAT breakdown has more decimals than ${currency} allows` };
+  if (groups.some((g) => g.taxMinor! < 0n))
+    return { error: 'a VAT group has negative tax: a person posts it' };
+  const label = (g: (typeof groups)[number]) =>
+    `${g.category}${g.ratePercent !== null ? ` ${g.ratePercent}%` : ''}`;
+  const namesOf = (g: (typeof groups)[number]) =>
+    inv.lines
+      .filter((l) => l.vatCategory === g.category && (l.vatRatePercent ?? null) === g.ratePercent)
+      .map((l) => l.name)
+      .filter(Boolean);
+  const lines: BillLine[] = [];
+  if (groups.every((g) => g.taxableMinor! >= 0n)) {
+    for (const g of groups) {
+      if (g.taxableMinor! === 0n) continue;
+      const names = namesOf(g);
+      lines.push({
+        description:
+          `${ex.invoiceNumber} net ${label(g)}${names.length ? `: ${names.join(', ')}` : ''}`.slice(
+            0,
+            500,
+          ),
+        amountMinor: g.taxableMinor!.toString(),
+      });
+    }
+  } else {
+    const net = groups.reduce((a, g) => a + g.taxableMinor!, 0n);
+    if (net <= 0n) return { error: 'the net total is not positive' };
+    lines.push({
+      description:
+        `${ex.invoiceNumber} net (${groups.map((g) => `${label(g)} ${g.taxable}`).join(', ')})`.slice(
+          0,
+          500,
+        ),
+      amountMinor: net.toString(),
+    });
+  }
+  for (const g of groups) {
+    if (g.taxMinor! === 0n) continue;
+    if (!inputTaxAccountId) return { error: 'the org has no input-tax account' };
+    lines.push({
+      description: `${taxDescription} ${label(g)}`,
+      amountMinor: g.taxMinor!.toString(),
+      accountId: inputTaxAccountId,
+    });
+  }
+  const total = lines.reduce((a, l) => a + BigInt(l.amountMinor), 0n);
+  if (lines.length === 0 || total !== gross)
+    return {
+      error: `the VAT breakdown posts ${total}, the invoice's gross is ${gross} (minor units)`,
+    };
+  return { lines };
 }
 
 /** "12.50" in hundredths; lines are printed with two decimals. */

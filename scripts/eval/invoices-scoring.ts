@@ -5,7 +5,7 @@ import { companyKey } from '../../workflows/bills/company-name';
 
 /**
  * The invoices eval's dataset reading and scoring (pure, so the CI test scores the same way).
- * A dataset folder holds bills (`.pdf`, `.txt`) and their expected fields: invoice2data style
+ * A dataset folder holds bills (`.pdf`, `.txt`, `.xml` e-invoices) and their expected fields: invoice2data style
  * (`<name>.json`, an array with one object whose amounts are numbers) or one `expected.json`
  * mapping file names to fields.
  */
@@ -45,7 +45,7 @@ function normalizeExpected(raw: Record<string, unknown>): Fields {
 
 export function loadDataset(dir: string): DatasetFile[] {
   const files = readdirSync(dir)
-    .filter((f) => /\.(pdf|txt)$/i.test(f))
+    .filter((f) => /\.(pdf|txt|xml)$/i.test(f))
     .sort();
   const map = existsSync(join(dir, 'expected.json'))
     ? z.record(z.string(), Raw).parse(JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')))
@@ -111,6 +111,22 @@ export interface EvalItem {
   /** What the flow did (vendor created, approvals given, submission ids). */
   trace: string[];
   ms: number;
+  /** Where the fields came from: a structured e-invoice (`xml`) or the visible text. */
+  source?: 'xml' | 'text' | null;
+  /** For `xml`: the rules' verdict (fatal rule ids) and the page-against-XML check. */
+  structured?: {
+    origin: string;
+    profile: string;
+    typeCode: string | null;
+    validation: {
+      ruleset: string;
+      status: string;
+      fatal: string[];
+      warnings: number;
+      outOfProfile: string[];
+    };
+    crossCheck: { status: string; detail: string };
+  } | null;
 }
 
 export function scoreItem(
@@ -153,6 +169,9 @@ export interface EvalSummary {
   fieldAccuracy: Record<Field | 'overall', number | null>;
   /** Fixtures that state their outcome: how many ended as stated. */
   expectedOutcomeMatches: { checked: number; matched: number };
+  /** Where the fields came from, and the structured invoices' verdicts. */
+  sources: { xml: number; text: number };
+  structured: { valid: number; invalid: number; unavailable: number; pageDisagrees: number };
 }
 
 export function summarize(items: EvalItem[]): EvalSummary {
@@ -179,6 +198,16 @@ export function summarize(items: EvalItem[]): EvalSummary {
     expectedOutcomeMatches: {
       checked: checked.length,
       matched: checked.filter((i) => i.outcome === i.expectedOutcome).length,
+    },
+    sources: {
+      xml: items.filter((i) => i.source === 'xml').length,
+      text: items.filter((i) => i.source === 'text').length,
+    },
+    structured: {
+      valid: items.filter((i) => i.structured?.validation.status === 'valid').length,
+      invalid: items.filter((i) => i.structured?.validation.status === 'invalid').length,
+      unavailable: items.filter((i) => i.structured?.validation.status === 'unavailable').length,
+      pageDisagrees: items.filter((i) => i.structured?.crossCheck.status === 'disagrees').length,
     },
   };
 }

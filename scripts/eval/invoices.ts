@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { PDFDict } from 'pdf-lib';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection';
 import { ingestFile } from '../../client/documents';
@@ -224,7 +228,16 @@ export async function processBillFile(
   orgId: string,
   f: DatasetFile,
   timeoutMs = 120_000,
+  opts: { ignoreAttachments?: boolean } = {},
 ): Promise<EvalItem> {
+  if (opts.ignoreAttachments && /\.pdf$/i.test(f.path)) {
+    const stripped = await withoutAttachments(f.path);
+    try {
+      return await processBillFile(deps, orgId, { ...f, path: stripped.path }, timeoutMs);
+    } finally {
+      stripped.cleanup();
+    }
+  }
   const started = Date.now();
   const trace: string[] = [];
   const gw = new GatewayClient(deps.client, deps.db, deps.taskQueue, {
@@ -328,7 +341,7 @@ export async function processBillFile(
     extracted.amount_untaxed = ex.amountUntaxed;
     extracted.amount_tax = ex.amountTax;
   }
-  return scoreItem(
+  const item = scoreItem(
     f,
     outcome,
     extracted,
@@ -336,6 +349,48 @@ export async function processBillFile(
     trace,
     Date.now() - started,
   );
+  const st = ex?.structured;
+  return {
+    ...item,
+    source: ex?.source ?? null,
+    structured: st
+      ? {
+          origin: st.origin,
+          profile: st.invoice.profile,
+          typeCode: st.invoice.typeCode,
+          validation: {
+            ruleset: st.validation.ruleset,
+            status: st.validation.status,
+            fatal: st.validation.fatal.map((x) => x.id),
+            warnings: st.validation.warnings.length,
+            outOfProfile: st.validation.outOfProfile.map((x) => x.id),
+          },
+          crossCheck: { status: st.crossCheck.status, detail: st.crossCheck.detail },
+        }
+      : null,
+  };
+}
+
+/**
+ * The same PDF without its embedded files (Factur-X / ZUGFeRD XML): what the visible-text
+ * reader alone makes of it. Written beside nothing of the dataset: a private temporary file
+ * with the same name, so the document id is the same.
+ */
+export async function withoutAttachments(
+  path: string,
+): Promise<{ path: string; cleanup: () => void }> {
+  const { PDFDocument, PDFName } = await import('pdf-lib');
+  const doc = await PDFDocument.load(readFileSync(path), {
+    updateMetadata: false,
+    ignoreEncryption: true,
+  });
+  const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
+  names?.delete(PDFName.of('EmbeddedFiles'));
+  doc.catalog.delete(PDFName.of('AF'));
+  const dir = mkdtempSync(join(tmpdir(), 'cs-noattach-'));
+  const out = join(dir, basename(path));
+  writeFileSync(out, await doc.save({ useObjectStreams: false }));
+  return { path: out, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export async function runInvoicesEval(
@@ -343,6 +398,8 @@ export async function runInvoicesEval(
     datasetDir: string;
     orgPrefix: string;
     limit?: number;
+    /** Strip PDFs' embedded files first: the visible-text reader alone. */
+    ignoreAttachments?: boolean;
     onProgress?: (done: number, total: number, file: string) => void;
   },
 ): Promise<InvoicesReport> {
@@ -352,7 +409,9 @@ export async function runInvoicesEval(
     deps.onProgress?.(i, files.length, f.file);
     const orgId = `${deps.orgPrefix}-${i}`;
     await seedBillOrg(deps.db, orgId);
-    items.push(await processBillFile(deps, orgId, f));
+    items.push(
+      await processBillFile(deps, orgId, f, 120_000, { ignoreAttachments: deps.ignoreAttachments }),
+    );
   }
   deps.onProgress?.(files.length, files.length, 'done');
   return { summary: summarize(items), items };

@@ -400,7 +400,7 @@ export const TOOL_DEFINITIONS = {
   bill_read: {
     kind: 'read',
     description:
-      'Read an ingested supplier bill (PDF or text) into issuer, invoice number, dates, currency, net, tax, gross and lines, with the independent checks and their verdicts (ready or human_review).',
+      'Read an ingested supplier bill into issuer, invoice number, dates, currency, net, tax, gross and lines, with the independent checks and their verdicts (ready or human_review). A structured e-invoice (an uploaded UBL/CII XML, or the Factur-X/ZUGFeRD/XRechnung XML inside a PDF) is read exactly and validated with the official EN 16931 rules; other bills are read from their visible text.',
     input: z.object({ documentId: Id }).strict(),
     output: BillExtractionSchema.extend({ documentId: z.string() }),
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StructuredReadingSchema } from './structured-invoice';
 
 /**
  * What reading a supplier bill produced: the fields, the independent checks and their
@@ -20,6 +21,10 @@ export const BillCheckSchema = z.object({
     'currency_known',
     'issuer_found',
     'gross_confirmed',
+    // Structured e-invoices: the official rules, the page against the XML, the document type.
+    'rules_valid',
+    'visible_text_agrees',
+    'document_type_postable',
   ]),
   status: z.enum(['pass', 'fail', 'not_applicable']),
   detail: z.string(),
@@ -55,5 +60,9 @@ export const BillExtractionSchema = z.object({
   /** Evidence for master data: contact data printed on the bill. */
   contacts: z.object({ emails: z.array(z.string()), taxIds: z.array(z.string()) }),
   language: z.string().nullable(),
+  /** Where the fields came from: a structured e-invoice (`xml`) or the visible text. */
+  source: z.enum(['xml', 'text']).optional(),
+  /** For `xml`: the invoice as the XML states it, the rules' verdict and the cross-check. */
+  structured: StructuredReadingSchema.optional(),
 });
 export type BillExtraction = z.infer<typeof BillExtractionSchema>;

@@ -11,11 +11,12 @@ import {
 } from '../../../db/schema';
 import {
   getDocument,
+  getDocumentBytes,
   listDocuments,
   loadPages,
   searchChunks,
 } from '../../../db/repositories/documents';
-import { extractBill } from '../../bills/extract-bill';
+import { readBillDocument } from '../../bills/read-bill';
 import { trialBalance } from '../../../db/repositories/ledger';
 import { getPaymentTerms, getVendor, paidOnBill } from '../../../db/repositories/master-data';
 import { ErrorType, permanentFailure } from '../../../workflows/errors';
@@ -238,7 +239,14 @@ const billRead: Impl<'bill_read'> = async (db, orgId, { documentId }) => {
       `document ${documentId} is ${doc.status}, not ready to read`,
     );
   const pages = await loadPages(db, orgId, documentId);
-  return { documentId, ...extractBill(pages.map((p) => p.text)) };
+  // The stored file too: a PDF/A-3 may carry the invoice as XML, an upload may be the XML.
+  const bytes = await getDocumentBytes(db, orgId, documentId);
+  const read = await readBillDocument({
+    mimeType: doc.mimeType,
+    bytes: bytes ? new Uint8Array(bytes) : null,
+    pages: pages.map((p) => p.text),
+  });
+  return { documentId, ...read };
 };
 
 export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {

@@ -1,0 +1,207 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type {
+  RuleFinding,
+  StructuredInvoice,
+  StructuredReading,
+} from '../../../workflows/bills/structured-invoice';
+import SaxonJS from 'saxon-js';
+import { PROFILES_WITHOUT_LINES } from './profile';
+
+/**
+ * EN 16931 validation with the official rules: the CEN schematron (release 1.3.16), compiled
+ * to XSLT by its maintainers and to SaxonJS's SEF by `npm run en16931-rules` (the bootstrap
+ * runs it), executed by SaxonJS — a maintained XSLT 3.0 engine — in this process. No rule is
+ * re-implemented here: the findings are the rules' own ids, flags and texts.
+ *
+ * One reading of the profile: MINIMUM and BASIC WL (Factur-X / ZUGFeRD) carry no invoice
+ * lines by definition, so a fatal finding that speaks of lines (BG-25, BT-126…BT-161) is
+ * recorded as `outOfProfile` rather than blocking; every other fatal finding blocks.
+ */
+export const EN16931_RULES_VERSION = '1.3.16';
+export const PROJECT_ROOT = resolve(__dirname, '..', '..', '..');
+
+export function en16931RulesDir(): string {
+  return join(PROJECT_ROOT, '.tools', 'en16931', EN16931_RULES_VERSION);
+}
+export const sefPath = (syntax: 'cii' | 'ubl') => join(en16931RulesDir(), `${syntax}.sef.json`);
+
+const stylesheets = new Map<'cii' | 'ubl', unknown>();
+
+function stylesheet(syntax: 'cii' | 'ubl'): unknown {
+  let s = stylesheets.get(syntax);
+  if (!s) {
+    const path = sefPath(syntax);
+    if (!existsSync(path))
+      throw new Error(`the EN 16931 rules are not installed (${path}); run npm run en16931-rules`);
+    s = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    stylesheets.set(syntax, s);
+  }
+  return s;
+}
+
+/** The SVRL report's failed assertions. */
+export function svrlFindings(svrl: string): RuleFinding[] {
+  const out: RuleFinding[] = [];
+  const re = /<svrl:failed-assert\b([^>]*)>([\s\S]*?)<\/svrl:failed-assert>/g;
+  for (const m of svrl.matchAll(re)) {
+    const attrs = m[1]!;
+    const get = (n: string) => new RegExp(`\\b${n}="([^"]*)"`).exec(attrs)?.[1] ?? null;
+    const flag = get('flag');
+    const textMatch = /<svrl:text>([\s\S]*?)<\/svrl:text>/.exec(m[2]!);
+    out.push({
+      id: get('id') ?? '?',
+      flag: flag === 'warning' ? 'warning' : flag === 'information' ? 'information' : 'fatal',
+      text: unescapeXml((textMatch?.[1] ?? '').trim()).slice(0, 1000),
+      location: get('location') ? unescapeXml(get('location')!).slice(0, 500) : null,
+    });
+  }
+  return out;
+}
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/** Runs the official rules of the invoice's syntax over its XML text. */
+export function runEn16931Rules(syntax: 'cii' | 'ubl', xml: string): RuleFinding[] {
+  const result = SaxonJS.transform(
+    {
+      stylesheetInternal: stylesheet(syntax),
+      sourceText: xml.replace(/^\uFEFF/, ''),
+      destination: 'serialized',
+    },
+    'sync',
+  );
+  return svrlFindings(result.principalResult);
+}
+
+/** A finding about invoice lines, which MINIMUM / BASIC WL invoices do not carry. */
+const LINE_TERMS = /\bBG-25\b|\bBT-1(2[6-9]|[3-5]\d|6[01])\b|Invoice line/i;
+
+/**
+ * The verdict on one invoice: EN 16931 rules for CII D16B and UBL; ZUGFeRD 1.x predates the
+ * norm, so its arithmetic (lines, VAT breakdown, totals) is checked instead.
+ */
+export function validateInvoice(
+  invoice: StructuredInvoice,
+  xml: string,
+): StructuredReading['validation'] {
+  const started = Date.now();
+  if (invoice.syntax === 'cii-zugferd1') {
+    const fatal = arithmeticFindings(invoice);
+    return {
+      ruleset: 'zugferd1-arithmetic',
+      status: fatal.length ? 'invalid' : 'valid',
+      fatal,
+      warnings: [],
+      outOfProfile: [],
+      error: null,
+      ms: Date.now() - started,
+    };
+  }
+  const syntax = invoice.syntax === 'cii' ? 'cii' : 'ubl';
+  let findings: RuleFinding[];
+  try {
+    findings = runEn16931Rules(syntax, xml);
+  } catch (err) {
+    return {
+      ruleset: `en16931-${EN16931_RULES_VERSION}`,
+      status: 'unavailable',
+      fatal: [],
+      warnings: [],
+      outOfProfile: [],
+      error: (err instanceof Error ? err.message : String(err)).slice(0, 1000),
+      ms: Date.now() - started,
+    };
+  }
+  const noLines = PROFILES_WITHOUT_LINES.has(invoice.profile);
+  const fatalAll = findings.filter((f) => f.flag === 'fatal');
+  const outOfProfile = noLines ? fatalAll.filter((f) => LINE_TERMS.test(f.text)) : [];
+  const fatal = fatalAll.filter((f) => !outOfProfile.includes(f));
+  // Without lines the rules cannot check the totals against them: our own arithmetic does
+  // what they can still say (breakdown and totals).
+  if (noLines) fatal.push(...arithmeticFindings(invoice));
+  return {
+    ruleset: `en16931-${EN16931_RULES_VERSION}`,
+    status: fatal.length ? 'invalid' : 'valid',
+    fatal,
+    warnings: findings.filter((f) => f.flag !== 'fatal'),
+    outOfProfile,
+    error: null,
+    ms: Date.now() - started,
+  };
+}
+
+/** Hundredths (or finer) as a bigint at a fixed scale, for exact sums. */
+const SCALE = 4;
+export function scaled(v: string | null): bigint | null {
+  if (v === null) return null;
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(v);
+  if (!m || (m[3] ?? '').length > SCALE) return null;
+  const n = BigInt(m[2]! + (m[3] ?? '').padEnd(SCALE, '0'));
+  return m[1] ? -n : n;
+}
+
+/**
+ * The totals' own arithmetic (EN 16931's BR-CO-10…16 in substance), for syntaxes and profiles
+ * the official rules cannot fully check: Σ lines = line total (when lines exist), line total −
+ * allowances + charges = net, Σ breakdown taxable = net, Σ breakdown tax = tax, net + tax =
+ * gross, gross − prepaid + rounding = due.
+ */
+export function arithmeticFindings(inv: StructuredInvoice): RuleFinding[] {
+  const t = inv.totals;
+  const out: RuleFinding[] = [];
+  const add = (id: string, text: string) => out.push({ id, flag: 'fatal', text, location: null });
+  const lineNet = scaled(t.lineNet);
+  const allow = scaled(t.allowances);
+  const charge = scaled(t.charges);
+  const net = scaled(t.net);
+  const tax = scaled(t.tax);
+  const gross = scaled(t.gross);
+  const prepaid = scaled(t.prepaid);
+  const rounding = scaled(t.rounding);
+  const due = scaled(t.due);
+  if (gross === null) add('CS-TOTAL-GROSS', 'The invoice total with VAT (BT-112) is missing');
+  if (net === null) add('CS-TOTAL-NET', 'The invoice total without VAT (BT-109) is missing');
+  if (inv.lines.length > 0 && lineNet !== null) {
+    const sum = inv.lines.reduce((a, l) => a + (scaled(l.net) ?? 0n), 0n);
+    if (sum !== lineNet)
+      add('CS-LINES', `The lines add up to ${fmt(sum)}, the line total (BT-106) is ${t.lineNet}`);
+  }
+  if (lineNet !== null && net !== null && lineNet - (allow ?? 0n) + (charge ?? 0n) !== net)
+    add(
+      'CS-NET',
+      `Line total ${t.lineNet} − allowances ${t.allowances ?? 0} + charges ${t.charges ?? 0} ≠ net ${t.net}`,
+    );
+  if (inv.vatBreakdown.length > 0) {
+    const taxable = inv.vatBreakdown.reduce((a, v) => a + (scaled(v.taxable) ?? 0n), 0n);
+    const vat = inv.vatBreakdown.reduce((a, v) => a + (scaled(v.tax) ?? 0n), 0n);
+    if (net !== null && taxable !== net)
+      add(
+        'CS-VAT-BASE',
+        `The VAT breakdown's taxable amounts add up to ${fmt(taxable)}, the net is ${t.net}`,
+      );
+    if (tax !== null && vat !== tax)
+      add(
+        'CS-VAT-SUM',
+        `The VAT breakdown's tax amounts add up to ${fmt(vat)}, the tax total is ${t.tax}`,
+      );
+  } else add('CS-VAT-BREAKDOWN', 'The invoice has no VAT breakdown (BG-23)');
+  if (net !== null && gross !== null && net + (tax ?? 0n) !== gross)
+    add('CS-GROSS', `Net ${t.net} + tax ${t.tax ?? 0} ≠ gross ${t.gross}`);
+  if (gross !== null && due !== null && gross - (prepaid ?? 0n) + (rounding ?? 0n) !== due)
+    add(
+      'CS-DUE',
+      `Gross ${t.gross} − prepaid ${t.prepaid ?? 0} + rounding ${t.rounding ?? 0} ≠ amount due ${t.due}`,
+    );
+  return out;
+}
+const fmt = (v: bigint) => {
+  const neg = v < 0n;
+  const a = (neg ? -v : v).toString().padStart(SCALE + 1, '0');
+  return `${neg ? '-' : ''}${a.slice(0, -SCALE)}.${a.slice(-SCALE)}`.replace(/\.?0+$/, '');
+};

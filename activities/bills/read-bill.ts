@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { BillExtraction } from '../../workflows/bills/extraction';
+import type { StructuredReading } from '../../workflows/bills/structured-invoice';
+import { extractPdfAttachments, PdfTextError } from '../documents/pdf-text';
+import { crossCheckVisibleText } from './einvoice/cross-check';
+import { validateInvoice } from './einvoice/en16931-validation';
+import { looksLikeInvoiceXml, readStructuredInvoice } from './einvoice/read-structured';
+import { structuredToExtraction } from './einvoice/to-extraction';
+import { EInvoiceRefusal } from './einvoice/xml';
+import { extractBill } from './extract-bill';
+
+/**
+ * Reads one stored bill document. A structured e-invoice is read exactly — an uploaded XML,
+ * or the XML a PDF/A-3 carries (Factur-X / ZUGFeRD / XRechnung) — validated with the official
+ * EN 16931 rules and, for a PDF, checked against the page a person sees. A document without
+ * one is read from its visible text. "Code for arithmetic, a model for reading": the XML
+ * needs no reading at all.
+ */
+export interface BillDocument {
+  mimeType: string;
+  /** The stored file (null when only the pages are at hand). */
+  bytes: Uint8Array | null;
+  /** The text of each page, as ingestion stored it. */
+  pages: readonly string[];
+}
+
+/** Attachment names e-invoice standards use; any other XML is read when its root is an invoice. */
+const INVOICE_ATTACHMENT =
+  /^(?:factur-x|zugferd-invoice|zugferd_invoice|xrechnung|order-x|invoice)\.xml$/i;
+
+export async function readBillDocument(doc: BillDocument): Promise<BillExtraction> {
+  const text = () => ({ ...extractBill(doc.pages), source: 'text' as const });
+  if (!doc.bytes) return text();
+  if (isXml(doc.mimeType)) {
+    const xml = Buffer.from(doc.bytes).toString('utf8');
+    return readXml(xml, 'document', null);
+  }
+  if (doc.mimeType !== 'application/pdf') return text();
+
+  let attachments: { filename: string; content: Uint8Array }[];
+  try {
+    attachments = await extractPdfAttachments(doc.bytes);
+  } catch (err) {
+    // The page text was read at ingestion; a PDF whose attachments cannot be listed is read
+    // from that text like any other.
+    if (err instanceof PdfTextError) return text();
+    throw err;
+  }
+  const xmls = new Map<string, { filename: string; xml: string }>();
+  for (const a of attachments) {
+    const content = Buffer.from(a.content).toString('utf8');
+    const named = INVOICE_ATTACHMENT.test(a.filename.split(/[\\/]/).pop() ?? '');
+    if (!named && !(/\.xml$/i.test(a.filename) || content.trimStart().startsWith('<'))) continue;
+    if (!named && !looksLikeInvoiceXml(content.slice(0, 4096))) continue;
+    xmls.set(createHash('sha256').update(a.content).digest('hex'), {
+      filename: a.filename,
+      xml: content,
+    });
+  }
+  if (xmls.size === 0) return text();
+  if (xmls.size > 1) {
+    const names = [...xmls.values()].map((x) => x.filename).join(', ');
+    return {
+      ...text(),
+      outcome: 'human_review',
+      reasons: [
+        `attachments: the PDF carries ${xmls.size} different invoice XMLs (${names}); which one is the invoice is for a person to say`,
+      ],
+    };
+  }
+  const [only] = [...xmls.values()];
+  return readXml(only!.xml, `attachment:${only!.filename}`, doc.pages);
+}
+
+function readXml(xml: string, origin: string, pages: readonly string[] | null): BillExtraction {
+  let invoice;
+  try {
+    invoice = readStructuredInvoice(xml);
+  } catch (err) {
+    if (!(err instanceof EInvoiceRefusal)) throw err;
+    return refusal(`${origin === 'document' ? 'the XML' : origin}: ${err.message}`, err.code);
+  }
+  const reading: StructuredReading = {
+    origin,
+    invoice,
+    validation: validateInvoice(invoice, xml),
+    crossCheck: pages
+      ? crossCheckVisibleText(invoice, pages)
+      : {
+          status: 'not_applicable',
+          invoiceNumberOnPage: null,
+          grossOnPage: null,
+          detail: 'an XML document: there is no page to compare',
+        },
+  };
+  return structuredToExtraction(reading);
+}
+
+/** A structured invoice that cannot be read: a person looks; nothing is guessed from it. */
+function refusal(reason: string, code: EInvoiceRefusal['code']): BillExtraction {
+  return {
+    outcome: 'human_review',
+    reasons: [`e-invoice (${code}): ${reason}`],
+    issuer: null,
+    invoiceNumber: null,
+    issueDate: null,
+    dueDate: null,
+    currency: null,
+    amount: null,
+    amountUntaxed: null,
+    amountTax: null,
+    minor: null,
+    taxRatePercent: null,
+    lines: [],
+    linesBasis: null,
+    checks: [],
+    candidates: { invoiceNumber: [], gross: [], issueDate: [], currency: [] },
+    contacts: { emails: [], taxIds: [] },
+    language: null,
+    source: 'xml',
+  };
+}
+
+export const isXml = (mimeType: string) =>
+  mimeType === 'application/xml' || mimeType === 'text/xml';
