@@ -116,6 +116,23 @@ const FIELDS_LINE = (c: Record<string, boolean | undefined>) =>
 
 async function main(argv: string[]): Promise<void> {
   const [suite, ...rest] = argv;
+  if (suite === 'en16931-units') {
+    // The official rules' unit test sets through the bill processor's validator.
+    const { runEn16931UnitSets } = await import('./eval/en16931-units');
+    const dir = resolve(rest[rest.indexOf('--dataset') + 1] ?? '');
+    if (!rest.includes('--dataset'))
+      throw new Error('usage: npm run eval -- en16931-units --dataset DIR');
+    const r = runEn16931UnitSets(dir);
+    for (const f of r.failures)
+      console.log(
+        `${f.file}: expected ${f.expected.join(', ')}; found ${f.found.join(', ') || 'nothing'}`,
+      );
+    console.log(
+      `${r.files} test sets, ${r.tests} tests: ${r.asExpected} as expected, ${r.failures.length} not (${r.ms} ms)`,
+    );
+    if (r.failures.length) process.exitCode = 1;
+    return;
+  }
   if (suite === 'bank-lines') {
     const { bankLinesMain } = await import('./eval/bank-lines');
     return bankLinesMain(rest);
