@@ -1,10 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { useSeededWorker } from './support/seeded-worker';
 import { FIXTURES } from './support/fixtures';
 import { ingestFile } from '../client/documents';
 import { GatewayClient, WriteRefusedError } from '../client/gateway-client';
-import { bills, vendors } from '../db/schema';
+import { bills, journalLines, vendors } from '../db/schema';
+import { ciiInvoice, pdfInvoice } from './support/einvoice-fixtures';
 import { loadDataset, summarize } from '../scripts/eval/invoices-scoring';
 import { driveEvent, processBillFile, seedBillOrg, OPERATOR } from '../scripts/eval/invoices';
 import type { BillOutcome } from '../agents/bill_processor/handler';
@@ -108,4 +111,87 @@ it('posts, delegates, refuses duplicates and sends what fails a check to a perso
       .then(() => gw.result(ORG_ID, 'dup-by-hand')),
   ).rejects.toThrow(WriteRefusedError);
   await expect(gw.result(ORG_ID, 'dup-by-hand')).rejects.toThrow(/already posted/);
+});
+
+it('posts a structured e-invoice from its VAT breakdown, and the same invoice as a PDF/A-3 is a duplicate', async () => {
+  const deps = env.deps();
+  const org = 'bills-einvoice';
+  await seedBillOrg(deps.db, org);
+  const spec = {
+    number: 'RE-2026-0042',
+    seller: 'Lieferant Nord GmbH',
+    lines: [
+      { name: 'Beratung März', net: '1200.00', rate: '19' },
+      { name: 'Fachbuch', net: '45.90', rate: '7' },
+    ],
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'cs-einvoice-'));
+  try {
+    writeFileSync(join(dir, 'rechnung.xml'), ciiInvoice(spec));
+    writeFileSync(
+      join(dir, 'rechnung.pdf'),
+      await pdfInvoice(
+        ['Lieferant Nord GmbH', 'Rechnung Nr. RE-2026-0042', 'Gesamtbetrag 1.477,11 EUR'],
+        [{ name: 'factur-x.xml', xml: ciiInvoice(spec) }],
+      ),
+    );
+    const expected = {
+      issuer: 'Lieferant Nord GmbH',
+      invoice_number: 'RE-2026-0042',
+      amount: '1477.11',
+      amount_tax: '231.21',
+    };
+    const xml = await processBillFile(deps, org, {
+      file: 'rechnung.xml',
+      path: join(dir, 'rechnung.xml'),
+      expected,
+    });
+    expect(xml).toMatchObject({
+      outcome: 'posted',
+      source: 'xml',
+      wrongPosted: false,
+      structured: { validation: { status: 'valid' }, crossCheck: { status: 'not_applicable' } },
+    });
+    expect(xml.correct).toEqual({
+      issuer: true,
+      invoice_number: true,
+      amount: true,
+      amount_tax: true,
+    });
+
+    // One entry: net per rate to expense, input VAT per rate, AP for the gross.
+    const [bill] = await deps.db
+      .select()
+      .from(bills)
+      .where(and(eq(bills.orgId, org), eq(bills.billNumber, 'RE-2026-0042')));
+    expect(bill).toMatchObject({ currency: 'EUR', totalMinor: 147711n, billDate: '2026-03-02' });
+    const lines = await deps.db
+      .select()
+      .from(journalLines)
+      .where(and(eq(journalLines.orgId, org), eq(journalLines.entryId, bill!.entryId)));
+    const debits = lines.filter((l) => l.debit > 0n).map((l) => [l.memo, l.debit]);
+    expect(debits).toEqual([
+      ['RE-2026-0042 net S 19%: Beratung März', 120000n],
+      ['RE-2026-0042 net S 7%: Fachbuch', 4590n],
+      ['Input tax S 19%', 22800n],
+      ['Input tax S 7%', 321n],
+    ]);
+    expect(lines.reduce((a, l) => a + l.debit, 0n)).toBe(147711n);
+    expect(lines.filter((l) => l.credit > 0n).map((l) => l.credit)).toEqual([147711n]);
+
+    // The same invoice arriving as a PDF/A-3: read from its XML, refused as a duplicate.
+    const pdf = await processBillFile(deps, org, {
+      file: 'rechnung.pdf',
+      path: join(dir, 'rechnung.pdf'),
+      expected,
+    });
+    expect(pdf).toMatchObject({
+      outcome: 'human_review',
+      source: 'xml',
+      structured: { crossCheck: { status: 'agrees' } },
+    });
+    expect(pdf.trace).toContain('bill_processor: duplicate');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
