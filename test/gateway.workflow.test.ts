@@ -452,6 +452,55 @@ describe('refusals: typed, with the issue path, nothing written', () => {
 });
 
 describe('dry run', () => {
+  it('a bill asking to be paid to another IBAN than the vendor’s stored one fires the payee-change rule', async () => {
+    const ven: GatewayWriteInput = {
+      orgId: ORG,
+      idempotencyKey: key('ven-iban'),
+      submitter: { kind: 'user', userId: CLERK },
+      kind: 'vendor.create',
+      payload: {
+        vendorId: 'ven-iban',
+        name: 'Iban Lieferant GmbH',
+        email: 'billing@iban-lieferant.example.com',
+        bankAccount: {
+          holderName: 'Iban Lieferant GmbH',
+          iban: 'DE89370400440532013000',
+          currency: 'USD',
+        },
+      },
+    };
+    await gw.submit(ven);
+    await gw.settle(ORG, ven.idempotencyKey);
+    await gw.approve(ORG, ven.idempotencyKey, APPROVER_1);
+    await gw.approve(ORG, ven.idempotencyKey, APPROVER_2);
+    await gw.result(ORG, ven.idempotencyKey);
+    const bill = (payeeIban: string) =>
+      gw.submit(
+        {
+          orgId: ORG,
+          idempotencyKey: key('bill-iban'),
+          submitter: { kind: 'user', userId: CLERK },
+          kind: 'bill.post',
+          payload: {
+            vendorId: 'ven-iban',
+            billNumber: `INV-${payeeIban.slice(-4)}`,
+            billDate: '2025-03-04',
+            currency: 'USD',
+            payeeIban,
+            lines: [{ description: 'paper', amountMinor: '1200' }],
+          },
+        },
+        { dryRun: true },
+      );
+    const same = await bill('DE89370400440532013000');
+    expect(same.valid).toBe(true);
+    expect(same.risk?.rules.map((r) => r.rule)).not.toContain('payee_bank_details_changed');
+    const other = await bill('DE02120300000000202051');
+    expect(other.valid).toBe(true);
+    expect(other.lane).toBe('high');
+    expect(other.risk?.rules.map((r) => r.rule)).toContain('payee_bank_details_changed');
+  });
+
   it('returns validation, risk, lane and the entries, changing nothing', async () => {
     const before = await entries();
     const tb = await trialBalance(database.db, ORG);

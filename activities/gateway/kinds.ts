@@ -490,10 +490,19 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
         lines,
       });
       const billId = derivedId('bill', ctx.entryKey);
+      // A bill asking to be paid to another account than the vendor's stored one is the
+      // payee-change fraud pattern: the same rule as a changed payee.
+      const stored = p.payeeIban
+        ? await currentPayeeAccount(ctx.q, ctx.orgId, p.vendorId)
+        : undefined;
+      const payeeChanged = !!stored?.iban && stored.iban !== p.payeeIban;
       return {
         entries: [entry],
         postingDate: { date: p.billDate, path: 'payload.billDate' },
-        facts: { placeholderContacts: placeholders(vendor.email) },
+        facts: {
+          placeholderContacts: placeholders(vendor.email),
+          ...(payeeChanged ? { payeeBankDetails: 'changed' as const } : {}),
+        },
         write: postsEntries([entry], async (tx) => {
           await tx.insert(bills).values({
             id: billId,

@@ -385,6 +385,8 @@ async function submitBill(
       billDate: ex.issueDate,
       ...(ex.dueDate ? { dueDate: ex.dueDate } : {}),
       currency: ex.currency,
+      // One IBAN stated by the XML: the gateway compares it with the vendor's stored one.
+      ...(payeeIbanOf(ex) ? { payeeIban: payeeIbanOf(ex) } : {}),
       lines,
     },
   });
@@ -486,6 +488,13 @@ export function structuredLines(
     };
   return { lines };
 }
+
+const payeeIbanOf = (ex: Extraction): string | undefined => {
+  const ibans = [...new Set(ex.structured?.invoice.payment.ibans ?? [])].filter((i) =>
+    /^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(i),
+  );
+  return ibans.length === 1 ? ibans[0] : undefined;
+};
 
 /** "12.50" in hundredths; lines are printed with two decimals. */
 function toMinor(decimal: string): bigint | null {

@@ -173,6 +173,14 @@ export const BillPostSchema = z
     billDate: DateSchema,
     dueDate: DateSchema.optional(),
     currency: CurrencySchema,
+    /**
+     * The IBAN the bill asks to be paid to (a structured e-invoice's BT-84). Compared with the
+     * vendor's stored bank details: a different one fires the payee-change risk rule.
+     */
+    payeeIban: z
+      .string()
+      .regex(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/, 'an IBAN without spaces')
+      .optional(),
     lines: z
       .array(
         z
