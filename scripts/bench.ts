@@ -18,6 +18,7 @@ const USAGE = [
   '     | gateway-batch [--batches 5] [--size 1000] [--json FILE]',
   '     | analysis [--n 60] [--concurrency 6] [--json FILE]',
   '     | bank-lines [--lines 2000] [--per-event 500] [--json FILE]',
+  '     | bills [--n 200] [--json FILE]',
 ].join('\n');
 
 /** Bad command-line input: its message is all the user needs, no stack trace. */
@@ -171,6 +172,18 @@ async function main(): Promise<void> {
     const failures = bankLinesFailures(r);
     if (failures.length > 0) {
       console.error(`bank-lines failed: ${failures.join('; ')}`);
+      process.exitCode = 3;
+    }
+    return;
+  }
+  if (suite === 'bills') {
+    const { benchBills, billsFailures } = await import('./bench-bills');
+    const r = await benchBills({ n: intOption('--n', values.n, 200, 1, 5000) });
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
+    const failures = billsFailures(r);
+    if (failures.length > 0) {
+      console.error(`bills failed: ${failures.join('; ')}`);
       process.exitCode = 3;
     }
     return;

@@ -7,7 +7,7 @@ import { FIXTURES } from './support/fixtures';
 import { ingestFile } from '../client/documents';
 import { GatewayClient, WriteRefusedError } from '../client/gateway-client';
 import { bills, journalLines, vendors } from '../db/schema';
-import { ciiInvoice, pdfInvoice } from './support/einvoice-fixtures';
+import { ciiInvoice, pdfInvoice } from '../scripts/lib/einvoice-builder';
 import { loadDataset, summarize } from '../scripts/eval/invoices-scoring';
 import { driveEvent, processBillFile, seedBillOrg, OPERATOR } from '../scripts/eval/invoices';
 import type { BillOutcome } from '../agents/bill_processor/handler';

@@ -7,7 +7,7 @@ import { EInvoiceRefusal, MAX_INVOICE_XML_BYTES } from '../activities/bills/einv
 import { extractPdfText } from '../activities/documents/pdf-text';
 import { structuredLines } from '../agents/bill_processor/handler';
 import { runEn16931UnitSets } from '../scripts/eval/en16931-units';
-import { ciiInvoice, pdfInvoice, ublInvoice, type InvoiceSpec } from './support/einvoice-fixtures';
+import { ciiInvoice, pdfInvoice, ublInvoice, type InvoiceSpec } from '../scripts/lib/einvoice-builder';
 
 /**
  * Structured e-invoices as a bill source (pure: no database, no Temporal): CII and UBL read

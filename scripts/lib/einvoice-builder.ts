@@ -4,7 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
  * Structured e-invoices made in the tests (CII D16B, UBL 2.1) from a few parameters, with their
  * totals computed here in integer cents, so a test states the invoice it means and can break
  * exactly one thing. `pdfInvoice` renders a visible page and attaches XML files as a PDF/A-3
- * invoice carries them.
+ * invoice carries them. Shared by the tests and the bills bench.
  */
 export interface InvoiceSpec {
   number: string;
