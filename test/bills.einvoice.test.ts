@@ -7,7 +7,12 @@ import { EInvoiceRefusal, MAX_INVOICE_XML_BYTES } from '../activities/bills/einv
 import { extractPdfText } from '../activities/documents/pdf-text';
 import { structuredLines } from '../agents/bill_processor/handler';
 import { runEn16931UnitSets } from '../scripts/eval/en16931-units';
-import { ciiInvoice, pdfInvoice, ublInvoice, type InvoiceSpec } from '../scripts/lib/einvoice-builder';
+import {
+  ciiInvoice,
+  pdfInvoice,
+  ublInvoice,
+  type InvoiceSpec,
+} from '../scripts/lib/einvoice-builder';
 
 /**
  * Structured e-invoices as a bill source (pure: no database, no Temporal): CII and UBL read
@@ -286,5 +291,26 @@ describe('bad XML is refused with a typed reason, never half-read', () => {
     const ex = await readBillDocument(xmlDoc('<Invoice><ID>1</Invoice>'));
     expect(ex).toMatchObject({ outcome: 'human_review', source: 'xml', amount: null, minor: null });
     expect(ex.reasons[0]).toMatch(/^e-invoice \(malformed\): the XML: The XML is not well-formed/);
+  });
+});
+
+describe('XML bytes are decoded as they declare', () => {
+  it('ISO-8859-1 and a UTF-8 byte-order mark both read the seller’s umlauts', async () => {
+    // The builder escapes & as &amp;; the buyer's name also uses a character reference.
+    const xml = ciiInvoice({ ...TWO_RATES, seller: 'Müller & Söhne GmbH' }).replace(
+      'Countersign Demo AG',
+      'K&#246;ln Demo AG',
+    );
+    const latin1 = Buffer.from(xml.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"'), 'latin1');
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml, 'utf8')]);
+    for (const bytes of [latin1, bom]) {
+      const ex = await readBillDocument({
+        mimeType: 'application/xml',
+        bytes: new Uint8Array(bytes),
+        pages: [],
+      });
+      expect(ex).toMatchObject({ outcome: 'ready', issuer: 'Müller & Söhne GmbH' });
+      expect(ex.structured!.invoice.buyer.name).toBe('Köln Demo AG');
+    }
   });
 });

@@ -6,7 +6,7 @@ import { crossCheckVisibleText } from './einvoice/cross-check';
 import { validateInvoice } from './einvoice/en16931-validation';
 import { looksLikeInvoiceXml, readStructuredInvoice } from './einvoice/read-structured';
 import { structuredToExtraction } from './einvoice/to-extraction';
-import { EInvoiceRefusal } from './einvoice/xml';
+import { decodeXml, EInvoiceRefusal } from './einvoice/xml';
 import { extractBill } from './extract-bill';
 
 /**
@@ -32,8 +32,7 @@ export async function readBillDocument(doc: BillDocument): Promise<BillExtractio
   const text = () => ({ ...extractBill(doc.pages), source: 'text' as const });
   if (!doc.bytes) return text();
   if (isXml(doc.mimeType)) {
-    const xml = Buffer.from(doc.bytes).toString('utf8');
-    return readXml(xml, 'document', null);
+    return readXml(decodeXml(doc.bytes), 'document', null);
   }
   if (doc.mimeType !== 'application/pdf') return text();
 
@@ -48,7 +47,7 @@ export async function readBillDocument(doc: BillDocument): Promise<BillExtractio
   }
   const xmls = new Map<string, { filename: string; xml: string }>();
   for (const a of attachments) {
-    const content = Buffer.from(a.content).toString('utf8');
+    const content = decodeXml(a.content);
     const named = INVOICE_ATTACHMENT.test(a.filename.split(/[\\/]/).pop() ?? '');
     if (!named && !(/\.xml$/i.test(a.filename) || content.trimStart().startsWith('<'))) continue;
     if (!named && !looksLikeInvoiceXml(content.slice(0, 4096))) continue;

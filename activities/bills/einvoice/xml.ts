@@ -31,6 +31,8 @@ const parser = new XMLParser({
   trimValues: true,
   // A leaf is an element like any other: `{ '#text': … }`, with or without attributes.
   alwaysCreateTextNode: true,
+  // Entities are decoded by `unescape` below, in one pass: the five predefined ones and
+  // character references. A DTD, and so any entity of its own, never reaches the parser.
   processEntities: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
@@ -99,15 +101,30 @@ export function all(node: XmlNode | undefined, ...path: string[]): XmlNode[] {
 export function textOf(node: XmlNode | undefined): string | null {
   if (!node) return null;
   const t = node['#text'];
-  const s = typeof t === 'string' ? t.trim() : '';
+  const s = typeof t === 'string' ? unescape(t).trim() : '';
   return s === '' ? null : s;
+}
+
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** The predefined entities and character references, in one pass ("&amp;#246;" stays "&#246;"). */
+export function unescape(s: string): string {
+  return s.replace(
+    /&(amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-fA-F]{1,6});/g,
+    (whole, name: string) => {
+      if (name[0] !== '#') return PREDEFINED[name] ?? whole;
+      const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : whole;
+    },
+  );
 }
 
 export const text = (node: XmlNode | undefined, ...path: string[]) => textOf(at(node, ...path));
 
 export function attr(node: XmlNode | undefined, name: string): string | null {
   const v = node?.[`@_${name}`];
-  return typeof v === 'string' ? v : null;
+  return typeof v === 'string' ? unescape(v) : null;
 }
 
 /** A decimal amount as the XML writes it ("1234.50", "-3", "+7.0"), or null; never a float. */
@@ -120,4 +137,29 @@ export function decimal(value: string | null): string | null {
   const frac = (m[3] ?? '').replace(/0+$/, '');
   const sign = m[1] === '-' && (/[1-9]/.test(int) || /[1-9]/.test(frac)) ? '-' : '';
   return `${sign}${int}${frac ? `.${frac}` : ''}`;
+}
+
+/**
+ * The text of XML bytes in the encoding they declare: a byte-order mark first (UTF-8, UTF-16),
+ * else the XML declaration's `encoding` (ISO-8859-1 / windows-1252 occur in older ZUGFeRD
+ * files), else UTF-8.
+ */
+export function decodeXml(bytes: Uint8Array): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return new TextDecoder('utf-8').decode(bytes.subarray(3));
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
+  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/
+    .exec(head)?.[1]
+    ?.toLowerCase();
+  const label =
+    declared && ['iso-8859-1', 'latin1', 'iso-8859-15', 'windows-1252', 'cp1252'].includes(declared)
+      ? declared === 'latin1' || declared === 'cp1252'
+        ? 'windows-1252'
+        : declared
+      : 'utf-8';
+  return new TextDecoder(label).decode(bytes);
 }
