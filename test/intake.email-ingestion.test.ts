@@ -13,7 +13,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiServer } from '../api/server';
-import { getDocument, searchChunks } from '../db/repositories/documents';
+import { getDocument, getDocumentBytes, searchChunks } from '../db/repositories/documents';
+import { readBillDocument } from '../activities/bills/read-bill';
+import { ciiInvoice } from '../scripts/lib/einvoice-builder';
 import { parseInboundEmail, type InboundEmail } from '../activities/intake/email';
 import { ingestEmailAttachments } from '../activities/intake/email-attachments';
 import {
@@ -46,6 +48,34 @@ function withAttachment(name: string, type: string, bytes: Buffer): Buffer {
 }
 
 describe('email attachments kept as documents (real database and ingestion workflow)', () => {
+  it('keeps a structured e-invoice XML attachment as a document the bill reader reads exactly', async () => {
+    const xml = ciiInvoice({
+      number: 'MAIL-7',
+      lines: [{ name: 'Wartung', net: '80.00', rate: '19' }],
+    });
+    const parsed = await parseInboundEmail(
+      withAttachment('xrechnung.xml', 'application/xml', Buffer.from(xml, 'utf8')),
+    );
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const r = await ingestEmailAttachments(env.deps(), { orgId: ORG, email: parsed.email });
+    expect(r.skipped).toEqual([]);
+    expect(r.documents.map((d) => [d.filename, d.status])).toEqual([['xrechnung.xml', 'ready']]);
+    const stored = await getDocument(env.database.db, ORG, r.documents[0]!.documentId);
+    expect(stored?.mimeType).toBe('application/xml');
+    const bytes = await getDocumentBytes(env.database.db, ORG, r.documents[0]!.documentId);
+    const bill = await readBillDocument({
+      mimeType: stored!.mimeType,
+      bytes: new Uint8Array(bytes!),
+      pages: [],
+    });
+    expect(bill).toMatchObject({
+      outcome: 'ready',
+      source: 'xml',
+      invoiceNumber: 'MAIL-7',
+      amount: '95.20',
+    });
+  });
+
   it('ingests the PDF and text attachments, skips the image, and is idempotent', async () => {
     const email = await parsedFile('multipart-pdf.eml');
     const first = await ingestEmailAttachments(env.deps(), { orgId: ORG, email });
