@@ -116,6 +116,30 @@ const FIELDS_LINE = (c: Record<string, boolean | undefined>) =>
 
 async function main(argv: string[]): Promise<void> {
   const [suite, ...rest] = argv;
+  if (suite === 'einvoices') {
+    // Every structured invoice of a folder through the bill reader alone (no platform).
+    const { readEInvoices } = await import('./eval/einvoices-read');
+    const { values } = parseArgs({
+      args: rest,
+      options: { dataset: { type: 'string', multiple: true }, json: { type: 'string' } },
+      strict: true,
+    });
+    if (!values.dataset?.length)
+      throw new Error(
+        'usage: npm run eval -- einvoices --dataset DIR [--dataset DIR …] [--json FILE]',
+      );
+    const r = await readEInvoices(values.dataset.map((d) => resolve(d)));
+    for (const i of r.items)
+      console.log(
+        `${i.file.padEnd(48)} ${i.outcome.padEnd(12)} ${(i.syntax ?? '-').padEnd(14)} ${(i.profile ?? '-').padEnd(9)} ${i.typeCode ?? '-'} ${i.validation ?? '-'} ${String(i.ms).padStart(4)} ms ${i.outcome === 'ready' ? '' : i.reasons.join('; ').slice(0, 140)}`,
+      );
+    console.log(JSON.stringify(r.summary));
+    if (values.json) {
+      mkdirSync(dirname(values.json), { recursive: true });
+      writeFileSync(values.json, JSON.stringify(r, null, 2));
+    }
+    return;
+  }
   if (suite === 'en16931-units') {
     // The official rules' unit test sets through the bill processor's validator.
     const { runEn16931UnitSets } = await import('./eval/en16931-units');

@@ -88,7 +88,11 @@ export function structuredToExtraction(reading: StructuredReading): BillExtracti
     `${inv.totals.net ?? '?'} + ${inv.totals.tax ?? '0'} = ${inv.totals.gross ?? '?'}`,
   );
   if (gross !== null && gross <= 0n && !credit)
-    check('gross_labelled', false, `the gross total ${inv.totals.gross} is not positive`);
+    check(
+      'document_type_postable',
+      false,
+      `the gross total ${inv.totals.gross} is not positive: a zero or negative invoice is posted by a person`,
+    );
 
   const minor = (c: bigint | null) =>
     c === null || !currencyOk ? null : centsToMinor(c, currency!);
