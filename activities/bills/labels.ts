@@ -493,6 +493,25 @@ export function labelsIn(line: string): LabelHit[] {
   return kept.sort((a, b) => a.index - b.index);
 }
 
+/**
+ * Where a bill states its currency apart from the figures; group 1 is the code or symbol.
+ * A currency label ("Währung: EUR", "Devise : EUR", "Currency EUR"), a note on the amounts
+ * ("Alle Beträge in EUR", "Montants exprimés en €", "Importi in EUR"), a column head
+ * ("Betrag (EUR)", "Amount (€)").
+ */
+const CUR = '([A-Z]{3}|€|£)(?![\\p{L}\\p{N}])';
+export const CURRENCY_CUES: RegExp[] = [
+  new RegExp(
+    `(?<![\\p{L}])(?:währung|currency|devise|monnaie|valuta|moneda|divisa)\\s*:?\\s*${CUR}`,
+    'giu',
+  ),
+  new RegExp(
+    `(?<![\\p{L}])(?:beträge|betrag|preise|amounts?|prices|montants?|prix|bedragen|prijzen|importes?|precios|importi|prezzi)(?:\\s+\\p{L}+){0,2}\\s+(?:in|en|em)\\s+${CUR}`,
+    'giu',
+  ),
+  new RegExp(`\\(\\s*${CUR}\\s*\\)`, 'gu'),
+];
+
 /** Table header words: a line with two or more of them (and no amount) opens a line table. */
 export const TABLE_HEADER =
   /(?<![\p{L}])(?:description|item|items|qty|quantity|unit\s*price|price|amount|rate|product|title|hours|artikel|omschrijving|aantal|prijs|bedrag|beschreibung|bezeichnung|menge|anzahl|preis|einzelpreis|betrag|zeilenbetrag|gesamtpreis|désignation|designation|libellé|quantité|nombre|montant|prix|p\.u\.|nazwa(?:\s+towaru)?|ilość|cena|wartość|descripción|concepto|cantidad|precio|importe|descrizione|quantità|prezzo|importo|quantidade|preço|valor|pos\.?|lp)(?![\p{L}])/giu;
