@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib'
  * and date formats real invoices print; the choice per file is seeded by its name and variant,
  * never by anything the reader does. A few variants are traps that must not post.
  *
- *   npx tsx scripts/eval/render-invoices.ts [--src DIR] [--out DIR] [--variants N]
+ *   npx tsx scripts/eval/render-invoices.ts [--src DIR] [--out DIR] [--variants N (3)]
  *
  * Writes `<out>/*.pdf` and `<out>/expected.json` (file → gold fields, as loadDataset reads).
  * The output never goes into the repository: generated PDFs are rebuilt from the XMLs.
@@ -938,34 +938,49 @@ export function layoutInvoice(g: Gold, variant: Variant): RenderedInvoice {
   const vat = g.vat.length > 0 ? g.vat : [{ rate: null, base: g.net, tax: g.tax }];
   let tax = g.tax;
   if (variant.trap === 'arithmetic') tax = g.tax + 100n;
-  const totals: [string, string][] = [];
+  // Totals, each with its role: what a boxed table shows in its head row and what it leaves
+  // above as plain rows (subtotal, allowances and charges, the per-rate breakdown).
+  type Role = 'above' | 'net' | 'tax' | 'gross' | 'prepaid' | 'payable';
+  const totals: [string, string, Role][] = [];
   if (g.adjustments.length > 0 && g.lineTotal !== null) {
-    totals.push([pick(r, v.subtotal), money(g.lineTotal)]);
-    for (const a of g.adjustments) totals.push([clip(a.reason, 30), money(a.amount)]);
+    totals.push([pick(r, v.subtotal), money(g.lineTotal), 'above']);
+    for (const a of g.adjustments) totals.push([clip(a.reason, 30), money(a.amount), 'above']);
   }
-  totals.push([pick(r, v.net), money(g.net)]);
+  totals.push([pick(r, v.net), money(g.net), 'net']);
   const taxLabel = pick(r, v.tax);
+  const on = { de: 'auf', fr: 'sur', en: 'on', nl: 'over', es: 'sobre', it: 'su' }[variant.lang];
   for (const t of vat) {
-    const shownTax = vat.length === 1 ? tax : t.tax;
     const label = taxLabel.replace('{r}', formatRate(t.rate, ns));
-    totals.push([
-      vat.length > 1
-        ? `${label} ${variant.lang === 'de' ? 'auf' : variant.lang === 'fr' ? 'sur' : variant.lang === 'en' ? 'on' : variant.lang === 'nl' ? 'over' : 'su'} ${bare(t.base)}`
-        : label,
-      money(shownTax),
-    ]);
+    if (vat.length === 1) totals.push([label, money(tax), 'tax']);
+    else totals.push([`${label} ${on} ${bare(t.base)}`, money(t.tax), 'above']);
   }
-  if (vat.length > 1) totals.push([pick(r, v.taxTotal), money(tax)]);
-  if (variant.trap !== 'no-total') totals.push([pick(r, v.gross), money(g.gross)]);
+  if (vat.length > 1) totals.push([pick(r, v.taxTotal), money(tax), 'tax']);
+  if (variant.trap !== 'no-total') totals.push([pick(r, v.gross), money(g.gross), 'gross']);
   if (g.prepaid !== 0n) {
-    totals.push([v.prepaid, money(-g.prepaid)]);
-    totals.push([pick(r, v.payable), money(g.payable)]);
+    totals.push([v.prepaid, money(-g.prepaid), 'prepaid']);
+    totals.push([pick(r, v.payable), money(g.payable), 'payable']);
   } else if (r() < 0.3 && variant.trap !== 'no-total')
-    totals.push([pick(r, v.payable), money(g.payable)]);
+    totals.push([pick(r, v.payable), money(g.payable), 'payable']);
 
+  const plain = (list: [string, string, Role][]) => {
+    for (const [label, value] of list)
+      row(
+        [
+          {
+            text: `${label}${layout === 'next-line' ? '' : colon}`,
+            x: 330,
+            bold: label === list[list.length - 1]![0],
+          },
+          { text: value, x: RIGHT, align: 'right' },
+        ],
+        14,
+      );
+  };
   if (layout === 'boxed-totals') {
-    // A totals table: labels as a header row, values in the row below.
-    const core = totals.filter(([l]) => l !== v.prepaid).slice(-4);
+    // The breakdown above, then a totals table: labels as a head row, values in the row below.
+    plain(totals.filter(([, , role]) => role === 'above'));
+    y += 6;
+    const core = totals.filter(([, , role]) => role !== 'above' && role !== 'prepaid');
     const w = (RIGHT - LEFT) / core.length;
     row(
       core.map(([l], i) => ({ text: l, x: LEFT + (i + 1) * w - 4, align: 'right', bold: true })),
@@ -975,20 +990,7 @@ export function layoutInvoice(g: Gold, variant: Variant): RenderedInvoice {
       core.map(([, val], i) => ({ text: val, x: LEFT + (i + 1) * w - 4, align: 'right' })),
       18,
     );
-  } else {
-    for (const [label, value] of totals)
-      row(
-        [
-          {
-            text: `${label}${layout === 'next-line' ? '' : colon}`,
-            x: 330,
-            bold: label === totals[totals.length - 1]![0],
-          },
-          { text: value, x: RIGHT, align: 'right' },
-        ],
-        14,
-      );
-  }
+  } else plain(totals);
   y += 20;
 
   // Footer: payment details, the seller again, the page number.
@@ -1099,7 +1101,70 @@ export async function renderPdf(inv: RenderedInvoice): Promise<Uint8Array> {
 export const DEFAULT_SRC = resolve(__dirname, '../../../shared/datasets/einvoices');
 const FOLDERS = ['en16931-cii', 'en16931-ubl', 'xrechnung', 'peppol'];
 
-/** Every usable invoice under the source folders, one per (seller, number, gross). */
+const SELLERS = [
+  'Nordwind Handelsgesellschaft mbH',
+  'Bergmann & Söhne KG',
+  'Hartmann Bürotechnik',
+  'Atelier Lumière SARL',
+  'Transports Girard et Fils',
+  'Van Dijk Installatietechniek B.V.',
+  'Brightline Consulting Ltd',
+  'Rossi Forniture S.r.l.',
+  'Suministros Levante S.L.',
+  'Kessler Maschinenbau AG',
+  'Oakridge Office Supplies',
+  'Müller Elektrotechnik e.K.',
+];
+const BUYERS = [
+  'Stadtwerke Musterstadt',
+  'Café Central OHG',
+  'Bureau Vallée Lyon',
+  'Meyer Logistik GmbH',
+  'De Groot Bouw',
+  'Harbour Analytics Ltd',
+];
+const STREETS = [
+  'Industriestraße 12',
+  'Rue des Lilas 8',
+  'Keizersgracht 221',
+  'Via Roma 45',
+  'High Street 17',
+];
+const CITIES: [string, string][] = [
+  ['10115', 'Berlin'],
+  ['69002', 'Lyon'],
+  ['1017 EB', 'Amsterdam'],
+  ['20121', 'Milano'],
+  ['28001', 'Madrid'],
+];
+
+/**
+ * The XRechnung test files print placeholders ("[Seller name]", "[Buyer city]") and a few
+ * number placeholders without a digit ("Rechnungsnummer"); no real invoice does. Those fields
+ * get a seeded realistic value (the same for every variant of the invoice), and the gold
+ * follows: every other field stays as the XML has it.
+ */
+export function realize(g: Gold): Gold {
+  const r = rng(`realize|${g.number}|${g.issueDate}|${g.gross}`);
+  const placeholder = (v: string | null) => v !== null && /\[[^\]]*\]/.test(v);
+  const party = (p: Party, names: string[]): Party => {
+    const [postcode, city] = pick(r, CITIES);
+    return {
+      name: placeholder(p.name) || !p.name ? pick(r, names) : p.name,
+      street: placeholder(p.street) ? pick(r, STREETS) : p.street,
+      postcode: placeholder(p.city) || placeholder(p.postcode) ? postcode : p.postcode,
+      city: placeholder(p.city) ? city : p.city,
+      country: p.country,
+      vatId: p.vatId,
+    };
+  };
+  const number = /\d/.test(g.number)
+    ? g.number
+    : `${pick(r, ['RE', 'R', 'INV', 'F'])}-${g.issueDate.slice(0, 4)}-${String(Math.floor(r() * 9000) + 1000)}`;
+  return { ...g, number, seller: party(g.seller, SELLERS), buyer: party(g.buyer, BUYERS) };
+}
+
+/** Every usable invoice under the source folders, one per (number, issue date, gross). */
 export function loadGolds(src: string): Gold[] {
   const seen = new Set<string>();
   const out: Gold[] = [];
@@ -1115,10 +1180,11 @@ export function loadGolds(src: string): Gold[] {
     for (const f of files) {
       const g = parseInvoiceXml(readFileSync(join(src, folder, f), 'utf8'), `${folder}/${f}`);
       if (!g) continue;
-      const key = `${g.seller.name}|${g.number}|${g.gross}`;
+      // XRechnung ships most examples in both syntaxes: one invoice, rendered once.
+      const key = `${g.number}|${g.issueDate}|${g.gross}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(g);
+      out.push(realize(g));
     }
   }
   return out;
@@ -1165,7 +1231,7 @@ if (require.main === module) {
     console.error(`--out ${out} is inside the repository; rendered PDFs stay outside it`);
     process.exit(2);
   }
-  renderSet(src, out, Number(arg('variants') ?? 2))
+  renderSet(src, out, Number(arg('variants') ?? 3))
     .then((r) => console.log(`${r.files} PDFs (${r.golds} invoices, ${r.traps} traps) in ${out}`))
     .catch((err: unknown) => {
       console.error(err);
