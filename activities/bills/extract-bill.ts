@@ -48,6 +48,30 @@ const cells = (line: string) =>
     .split(/\s{2,}|\t/)
     .map((c) => c.trim())
     .filter(Boolean);
+/**
+ * Cells a layout split apart but that print one value or one label: a lone currency marker
+ * joins the figure after it (or before it, when last), a lone rate ("19%", "(0%)") the label
+ * before it.
+ */
+function mergeCells(cs: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i]!;
+    const marker = /^\S{1,3}$/.test(c) && currencyOfMarker(c) !== null;
+    if (marker && i + 1 < cs.length && /^[-−(]?\d/.test(cs[i + 1]!)) {
+      out.push(`${c} ${cs[++i]!}`);
+    } else if (marker && out.length > 0 && /\d$/.test(out[out.length - 1]!)) {
+      out[out.length - 1] += ` ${c}`;
+    } else if (
+      /^\(?\d{1,2}(?:[.,]\d{1,2})?\s?%\)?$/.test(c) &&
+      out.length > 0 &&
+      /\p{L}/u.test(out[out.length - 1]!)
+    ) {
+      out[out.length - 1] += ` ${c}`;
+    } else out.push(c);
+  }
+  return out;
+}
 const headerHits = (line: string) => (line.match(TABLE_HEADER) ?? []).length;
 /** The cells of a line with where each starts and ends. */
 function cellSpans(line: string): { text: string; start: number; end: number }[] {
@@ -83,7 +107,7 @@ function cellBelow(line: string, at: number, below: string): string | null {
  */
 const joinSpacedGroups = (seg: string) =>
   seg.replace(
-    /(?<![\d.,]|\d\s{1,3})(\d{1,3})((?:\s{1,3}\d{3})+)(?=[.,]\d{2}(?!\d))/g,
+    /(?<![\d.,])(\d{1,3})((?:\s{1,3}\d{3})+)(?=[.,]\d{2}(?!\d))/g,
     (_, head: string, groups: string) => `${head}${groups.replace(/\s+/g, ' ')}`,
   );
 const DOLLAR_COUNTRIES: [RegExp, string][] = [
@@ -149,14 +173,14 @@ export function extractBill(pages: readonly string[]): BillExtraction {
     raw.forEach((t, i) => {
       lines.push({ page, text: t, synthetic: false });
       // A header row of labels above a row of values: pair them cell by cell.
-      const head = cells(t);
+      const head = mergeCells(cells(t));
       const next = raw.slice(i + 1).find((x) => x.trim() !== '');
       if (!next || head.length < 2) return;
       const labelled = head.filter((c) => labelsIn(c).length > 0).length;
       // A line-table header ("Description  Qty  Price  Amount") pairs with nothing; a row of
       // labels with at most one unlabelled cell is a header row of values even with such words.
       if (headerHits(t) >= 2 && labelled < head.length - 1) return;
-      const values = cells(next);
+      const values = mergeCells(cells(next));
       if (
         labelled >= 2 &&
         values.length === head.length &&
@@ -341,8 +365,9 @@ export function extractBill(pages: readonly string[]): BillExtraction {
   );
 
   // ---- line tables ------------------------------------------------------------------------
-  const tables: { rows: { description: string; cents: bigint }[] }[] = [];
-  let current: { rows: { description: string; cents: bigint }[] } | null = null;
+  type Row = { description: string; cents: bigint; alt: bigint };
+  const tables: { rows: Row[] }[] = [];
+  let current: { rows: Row[] } | null = null;
   let lastPage = -1;
   for (const line of lines) {
     if (line.synthetic) continue;
@@ -358,6 +383,14 @@ export function extractBill(pages: readonly string[]): BillExtraction {
       continue;
     }
     if (!current) continue;
+    // A row of total labels (the head of a totals table) ends the lines.
+    if (
+      labelsIn(t).filter((h) => ['gross', 'due', 'net', 'tax'].includes(h.kind)).length >= 2 &&
+      amounts.length === 0
+    ) {
+      current = null;
+      continue;
+    }
     const kinds = labelsIn(t)
       .filter((h) => amountsIn(t.slice(h.end)).length > 0)
       .map((h) => h.kind);
@@ -368,9 +401,19 @@ export function extractBill(pages: readonly string[]): BillExtraction {
     if (kinds.includes('net') || INCLUDED_COMPONENT.test(t) || amounts.length === 0) continue;
     const last = amounts[amounts.length - 1]!;
     if (t.slice(last.end).trim() !== '' || !/\p{L}{2,}/u.test(t.slice(0, last.index))) continue;
-    current.rows.push({ description: cells(t)[0] ?? t.trim(), cents: last.cents });
+    // The same row with space groups joined ("6   700,00" as 6 700,00): a second reading.
+    const joined = amountsIn(joinSpacedGroups(t));
+    const alt = joined[joined.length - 1]?.cents ?? last.cents;
+    current.rows.push({ description: cells(t)[0] ?? t.trim(), cents: last.cents, alt });
   }
-  const withRows = tables.filter((tb) => tb.rows.length > 0);
+  const found = tables.filter((tb) => tb.rows.length > 0);
+  // Each table as read, and (when some row has one) with its space-grouped second readings.
+  const withRows = [
+    ...found,
+    ...found
+      .filter((tb) => tb.rows.some((r) => r.alt !== r.cents))
+      .map((tb) => ({ rows: tb.rows.map((r) => ({ ...r, cents: r.alt })) })),
+  ];
 
   // ---- gross, net, tax --------------------------------------------------------------------
   const distinct = (xs: bigint[]) => [...new Set(xs.map(String))].map(BigInt);
@@ -499,7 +542,11 @@ export function extractBill(pages: readonly string[]): BillExtraction {
   let lines_: { description: string; cents: bigint }[] = [];
   let linesBasis: 'net' | 'gross' | null = null;
   if (withRows.length > 0 && g !== null) {
-    const options = [...withRows, { rows: withRows.flatMap((tb) => tb.rows) }];
+    const options = [
+      ...withRows,
+      { rows: found.flatMap((tb) => tb.rows) },
+      { rows: found.flatMap((tb) => tb.rows.map((r) => ({ ...r, cents: r.alt }))) },
+    ];
     for (const tb of options) {
       const s = tb.rows.reduce((a, r) => a + r.cents, 0n);
       if (n !== null && s === n && n !== g) {
@@ -714,6 +761,13 @@ export function findIssuer(pages: readonly string[]): string | null {
   for (const [i, l] of lines.entries()) {
     const m = SELLER_LABEL.exec(l);
     if (!m) continue;
+    // A label opens its cell and ends in a colon or a column gap ("Lieferant: X"); the same
+    // word inside a name ("LE FOURNISSEUR") is no label.
+    const cellStart = l.lastIndexOf('  ', m.index);
+    const before = l.slice(cellStart < 0 ? 0 : cellStart, m.index);
+    if (!/^[\s[(]*$/.test(before) && !/[–\-,;|·]\s*$/.test(before)) continue;
+    if (!/:\s*$/.test(m[0]) && !/^\s{2,}\S/.test(l.slice(m.index + m[0].trimEnd().length)))
+      continue;
     const rest = cells(l.slice(m.index + m[0].length))[0];
     const name = rest?.replace(/[,;]+$/, '').trim();
     if (
@@ -724,6 +778,46 @@ export function findIssuer(pages: readonly string[]): string | null {
     )
       return legalName(name) ?? name;
     void i;
+  }
+  // The sender line above the address window: "Name · Street 1 · 12345 City".
+  for (const [i, l] of lines.entries()) {
+    if (customerLines.has(i)) continue;
+    const parts = l
+      .replace(/\s{2,}/g, ' ')
+      .trim()
+      .split(/\s+[·•|–-]\s+/);
+    const name = parts[0]!.trim();
+    if (
+      parts.length >= 3 &&
+      parts.slice(1).some((p) => /(?<!\d)\d{4,5}\s+\S/u.test(p)) &&
+      /^\p{L}[\p{L}\p{N}&'.,\- ]{1,60}$/u.test(name) &&
+      !/\d/.test(name) &&
+      !customerNames.has(name.toLowerCase())
+    )
+      return name;
+  }
+  // The name the page opens with, printed again further down (a footer, a signature).
+  const firstIndex = lines.findIndex((l) => l.trim() !== '');
+  const opening = firstIndex >= 0 ? cells(lines[firstIndex]!)[0] : undefined;
+  if (
+    opening &&
+    !customerLines.has(firstIndex) &&
+    !GENERIC_TOP.test(opening) &&
+    /^\p{Lu}[\p{L}&'.,\- ]{1,60}$/u.test(opening) &&
+    !/\d/.test(opening) &&
+    labelsIn(opening).length === 0 &&
+    !customerNames.has(opening.toLowerCase())
+  ) {
+    const key = opening.toLowerCase();
+    const again = lines.some(
+      (l, i) =>
+        i > firstIndex + 3 &&
+        cells(l).some((c) => {
+          const lc = c.toLowerCase();
+          return lc === key || lc.startsWith(`${key},`) || lc.startsWith(`${key} ·`);
+        }),
+    );
+    if (again) return legalName(opening) ?? opening;
   }
   const counts = new Map<string, { n: number; first: number }>();
   const nameOf: Record<string, string> = {};

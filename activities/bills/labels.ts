@@ -526,7 +526,7 @@ export const CUSTOMER_MARKERS =
 
 /** Labels that name the issuer (the seller, the payee). */
 export const SELLER_LABEL =
-  /(?<![\p{L}])(?:sold\s+by|seller|supplier|vendor|issued\s+by|service\s+provider|payee|beneficiary|account\s+holder|in\s+favou?r\s+of|verkäufer|lieferant|kontoinhaber|vendeur|fournisseur|titulaire\s+du\s+compte|leverancier|verkoper|rekeninghouder|sprzedawca|wystawca|proveedor|emisor|fornitore|cedente|prestador)\s*:?\s*/iu;
+  /(?<![\p{L}])(?:sold\s+by|seller|supplier|vendor|issued\s+by|service\s+provider|payee|beneficiary|account\s+holder|in\s+favou?r\s+of|verkäufer|lieferant|kontoinhaber|vendeur|fournisseur|titulaire\s+du\s+compte|leverancier|verkoper|rekeninghouder|sprzedawca|wystawca|proveedor|emisor|fornitore|cedente|prestador)(?![\p{L}])\s*:?\s*/iu;
 
 export const LEGAL_FORM =
   /(?<![\p{L}])(?:inc\.?|incorporated|llc|l\.l\.c\.|ltd\.?|limited|plc|corp\.?|corporation|co\.|gmbh|ag|kg|e\.k\.|ug|b\.v\.?|bv|n\.v\.?|nv|vof|s\.a\.?|sa|sas|s\.a\.s\.|sarl|s\.a\.r\.l\.|eurl|s\.p\.a\.?|spa|s\.r\.l\.?|srl|s\.l\.?|sl|sp\.\s*z\s*o\.\s*o\.?|spółka\s+akcyjna|spółka\s+z\s+ograniczoną\s+odpowiedzialnością|pvt\.?\s*ltd\.?|private\s+limited|pty\.?\s*ltd\.?|oy|ab|aps|a\/s|as|bvba|sprl)(?![\p{L}])/iu;
