@@ -153,6 +153,11 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'USt-IdNr.',
       'USt-ID',
       'Ust.-Id.-Nr.',
+      'Ursprungsrechnung',
+      'Bezugsrechnung',
+      'Ursprüngliche Rechnung',
+      'Rechnungsnummer der Ursprungsrechnung',
+      'Korrektur zu Rechnung',
     ],
     net: [
       'Nettobetrag',
@@ -240,6 +245,8 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'Date de commande',
       'Période',
       'Livré le',
+      'Date de facture associée',
+      "Date de la facture d'origine",
     ],
     other_ref: [
       'N° client',
@@ -256,6 +263,12 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'N° TVA intracommunautaire',
       'SIRET',
       'SIREN',
+      'N° de facture associée',
+      'Facture associée',
+      "Facture d'origine",
+      'Facture initiale',
+      'Facture rectifiée',
+      'Avoir sur facture',
     ],
     net: [
       'Total HT',
@@ -291,6 +304,7 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'Service date',
       'Service period',
       'Order date',
+      'Original invoice date',
     ],
     other_ref: [
       'Purchase order',
@@ -310,6 +324,11 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'VAT ID',
       'VAT Reg. No.',
       'Company No.',
+      'Original invoice',
+      'Original invoice number',
+      'Preceding invoice',
+      'Referenced invoice',
+      'Corrected invoice',
     ],
     net: [
       'Subtotal',
@@ -453,7 +472,14 @@ export function phraseSource(phrase: string): string {
     else if (ch === '°' || ch === 'º') out += '[°º]';
     else if (ch === "'" || ch === '’') out += "['’]";
     else if (ch === '/') out += '\\s*/\\s*';
-    else out += ch.replace(/[\\^$*+?()[\]{}|]/g, '\\$&');
+    else {
+      // Accents are often dropped in capitals ("NET A PAYER"): either form matches.
+      const base = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      out +=
+        base !== ch && base.length === 1
+          ? `[${base}${ch}]`
+          : ch.replace(/[\\^$*+?()[\]{}|]/g, '\\$&');
+    }
   });
   // A phrase ending in a letter or digit must end a word there.
   return /[\p{L}\p{N}]$/u.test(phrase) ? out + E : out;
