@@ -14,6 +14,7 @@ import {
 import {
   CURRENCY_CUES,
   CUSTOMER_MARKERS,
+  NOT_A_BILL,
   INCLUDED_COMPONENT,
   LEGAL_FORM,
   SELLER_LABEL,
@@ -725,6 +726,14 @@ export function extractBill(pages: readonly string[]): BillExtraction {
       `${centsToDecimal(g)} has more decimals than ${currency} allows`,
     );
   if (g !== null && g <= 0n) reasons.push('gross: not positive');
+  // A credit note, a correction or a pro forma prints positive totals too: posting it as a
+  // bill would book it the wrong way round (or book what is not owed).
+  const kind = lines
+    .filter((l) => !l.synthetic)
+    .flatMap((l) => cells(l.text))
+    .map((c) => NOT_A_BILL.exec(c))
+    .find((m) => m !== null);
+  if (kind) reasons.push(`document_kind: "${kind[1]}" is printed as the document's title`);
 
   const outcome =
     reasons.length === 0 && g !== null && invoiceNumber && issueDate && currency && issuer

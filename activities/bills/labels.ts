@@ -538,6 +538,14 @@ export const CURRENCY_CUES: RegExp[] = [
   new RegExp(`\\(\\s*${CUR}\\s*\\)`, 'gu'),
 ];
 
+/**
+ * Titles of documents that are not a bill to post as one: credit notes, corrections,
+ * cancellations, pro formas and quotes. Matched against whole cells (the title alone, or with
+ * its number), never inside running text ("avoir" is also a French verb).
+ */
+export const NOT_A_BILL =
+  /^((?:gutschrift|rechnungskorrektur|korrekturrechnung|stornorechnung|storno(?:beleg)?|credit\s*note|credit\s+memo|avoir|facture\s+d['’]avoir|facture\s+rectificative|note\s+de\s+cr[ée]dit|creditnota|creditfactuur|nota\s+di\s+credito|nota\s+de\s+cr[ée]dito|factura\s+rectificativa|abono|pro[\s-]?forma(?:[\s-]?(?:rechnung|invoice|factuur|facture|factura|fattura))?|angebot|quotation|quote|devis|offerte|presupuesto|preventivo))(?:\s*(?:nr\.?|no\.?|n[°º]\.?|#|number|nummer|numéro|número|numero)?\s*[:.]?\s*[\p{L}\p{N}/_.-]*\d[\p{L}\p{N}/_.-]*)?\s*$/iu;
+
 /** Table header words: a line with two or more of them (and no amount) opens a line table. */
 export const TABLE_HEADER =
   /(?<![\p{L}])(?:description|item|items|qty|quantity|unit\s*price|price|amount|rate|product|title|hours|artikel|omschrijving|aantal|prijs|bedrag|beschreibung|bezeichnung|menge|anzahl|preis|einzelpreis|betrag|zeilenbetrag|gesamtpreis|désignation|designation|libellé|quantité|nombre|montant|prix|p\.u\.|nazwa(?:\s+towaru)?|ilość|cena|wartość|descripción|concepto|cantidad|precio|importe|descrizione|quantità|prezzo|importo|quantidade|preço|valor|pos\.?|lp)(?![\p{L}])/giu;
