@@ -1,7 +1,19 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  PDFString,
+  PDFHexString,
+  StandardFonts,
+  decodePDFRawStream,
+  type PDFFont,
+  type PDFPage,
+} from 'pdf-lib';
 
 /**
  * An unseen set for the visible-text bill reader: invoice PDFs rendered from the structured
@@ -328,6 +340,8 @@ export const LANGS: Lang[] = ['de', 'fr', 'en', 'nl', 'es', 'it'];
 
 interface Vocab {
   title: string[];
+  /** The title of a credit note (the credit-note trap prints it over invoice figures). */
+  creditTitle: string;
   number: string[];
   date: string[];
   due: string[];
@@ -360,6 +374,7 @@ interface Vocab {
 
 const VOCAB: Record<Lang, Vocab> = {
   de: {
+    creditTitle: 'Gutschrift',
     title: ['Rechnung', 'RECHNUNG'],
     number: ['Rechnungsnummer', 'Rechnungs-Nr.', 'Rechnung Nr.', 'Belegnummer', 'Re.-Nr.'],
     date: ['Rechnungsdatum', 'Datum', 'Belegdatum'],
@@ -402,6 +417,7 @@ const VOCAB: Record<Lang, Vocab> = {
     numberStyles: ['dot-comma', 'dot-comma', 'plain-comma', 'space-comma'],
   },
   fr: {
+    creditTitle: 'Avoir',
     title: ['Facture', 'FACTURE'],
     number: ['N° de facture', 'Facture n°', 'Numéro de facture', 'N° facture'],
     date: ['Date de facture', "Date d'émission", 'Date', 'Date de la facture'],
@@ -444,6 +460,7 @@ const VOCAB: Record<Lang, Vocab> = {
     numberStyles: ['space-comma', 'space-comma', 'plain-comma', 'dot-comma'],
   },
   en: {
+    creditTitle: 'Credit note',
     title: ['Invoice', 'INVOICE', 'Tax Invoice'],
     number: ['Invoice number', 'Invoice No.', 'Invoice #', 'Invoice no:', 'Invoice ID'],
     date: ['Invoice date', 'Date of issue', 'Date', 'Issue date'],
@@ -486,6 +503,7 @@ const VOCAB: Record<Lang, Vocab> = {
     numberStyles: ['comma-dot', 'comma-dot', 'plain-dot'],
   },
   nl: {
+    creditTitle: 'Creditnota',
     title: ['Factuur', 'FACTUUR'],
     number: ['Factuurnummer', 'Factuurnr.', 'Factuur nr.'],
     date: ['Factuurdatum', 'Datum'],
@@ -528,6 +546,7 @@ const VOCAB: Record<Lang, Vocab> = {
     numberStyles: ['dot-comma', 'plain-comma'],
   },
   es: {
+    creditTitle: 'Factura rectificativa',
     title: ['Factura', 'FACTURA'],
     number: ['Número de factura', 'Nº de factura', 'Factura nº', 'Factura n.º', 'Nº Factura'],
     date: ['Fecha', 'Fecha de factura', 'Fecha de emisión', 'Fecha factura'],
@@ -570,6 +589,7 @@ const VOCAB: Record<Lang, Vocab> = {
     numberStyles: ['dot-comma', 'plain-comma'],
   },
   it: {
+    creditTitle: 'Nota di credito',
     title: ['Fattura', 'FATTURA'],
     number: ['Numero fattura', 'Fattura n.', 'Fattura N°', 'N. fattura', 'Numero documento'],
     date: ['Data', 'Data fattura', 'Data documento', 'Data emissione'],
@@ -711,7 +731,7 @@ export const LAYOUTS: Layout[] = [
   'inline-title',
   'boxed-totals',
 ];
-export type Trap = 'arithmetic' | 'two-numbers' | 'no-total';
+export type Trap = 'arithmetic' | 'two-numbers' | 'no-total' | 'credit-note';
 
 export interface Variant {
   lang: Lang;
@@ -819,7 +839,7 @@ export function layoutInvoice(g: Gold, variant: Variant): RenderedInvoice {
   if (g.deliveryDate && r() < 0.6) meta.push([pick(r, v.delivery), date(g.deliveryDate)]);
   if (g.dueDate && g.dueDate >= g.issueDate) meta.push([pick(r, v.due), date(g.dueDate)]);
   const colon = r() < 0.6 ? ':' : '';
-  const title = pick(r, v.title);
+  const title = variant.trap === 'credit-note' ? v.creditTitle : pick(r, v.title);
 
   const buyerBlock = () => {
     const b = g.buyer;
@@ -897,6 +917,7 @@ export function layoutInvoice(g: Gold, variant: Variant): RenderedInvoice {
         14,
       );
     } else {
+      if (variant.trap === 'credit-note') row([{ text: title, x: LEFT, bold: true, size: 16 }], 22);
       row([{ text: `${numLabel}${colon} ${numValue}`, x: LEFT, bold: true, size: 12 }], 16);
       row([{ text: `${dateLabel}${colon} ${dateValue}`, x: LEFT }], 14);
     }
@@ -1194,7 +1215,7 @@ export async function renderSet(
   src: string,
   out: string,
   variants = 2,
-): Promise<{ files: number; golds: number; traps: number }> {
+): Promise<{ files: number; golds: number; traps: number; real: number }> {
   const golds = loadGolds(src);
   mkdirSync(out, { recursive: true });
   const expected: Record<string, Record<string, string>> = {};
@@ -1202,9 +1223,9 @@ export async function renderSet(
   for (const [gi, g] of golds.entries()) {
     const plans: Variant[] = [];
     for (let i = 0; i < variants; i++) plans.push(chooseVariant(g.source, i));
-    // Every seventh invoice also gets a trap variant (rotating the kind).
-    if (gi % 7 === 3) {
-      const kinds: Trap[] = ['arithmetic', 'two-numbers', 'no-total'];
+    // Every fifth invoice also gets a trap variant (rotating the kind).
+    if (gi % 5 === 3) {
+      const kinds: Trap[] = ['arithmetic', 'two-numbers', 'no-total', 'credit-note'];
       plans.push(chooseVariant(g.source, variants, kinds[traps % kinds.length]!));
       traps++;
     }
@@ -1214,8 +1235,71 @@ export async function renderSet(
       expected[inv.name] = inv.expected;
     }
   }
+  const real = await addRealPdfs(src, out, expected);
   writeFileSync(join(out, 'expected.json'), JSON.stringify(expected, null, 2) + '\n');
-  return { files: Object.keys(expected).length, golds: golds.length, traps };
+  return { files: Object.keys(expected).length, golds: golds.length, traps, real };
+}
+
+/** The XML files embedded in a PDF (a Factur-X / ZUGFeRD attachment), by name. */
+export async function embeddedFiles(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+  const names = pdf.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
+  const files = names?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict);
+  const list = files?.lookupMaybe(PDFName.of('Names'), PDFArray);
+  if (!list) return out;
+  for (let i = 0; i + 1 < list.size(); i += 2) {
+    const key = list.lookup(i);
+    const name =
+      key instanceof PDFString || key instanceof PDFHexString ? key.decodeText() : `file${i}`;
+    const spec = list.lookupMaybe(i + 1, PDFDict);
+    const stream = spec?.lookupMaybe(PDFName.of('EF'), PDFDict)?.lookup(PDFName.of('F'));
+    if (stream instanceof PDFRawStream) out.set(name, decodePDFRawStream(stream).decode());
+  }
+  return out;
+}
+
+/**
+ * Real Factur-X PDFs under `<src>/facturx-pdf`, copied as they are ("real--<name>.pdf") with
+ * their gold from the XML attached to each: the visible text of a real invoice, same scorer.
+ */
+async function addRealPdfs(
+  src: string,
+  out: string,
+  expected: Record<string, Record<string, string>>,
+): Promise<number> {
+  let dir: string[];
+  try {
+    dir = readdirSync(join(src, 'facturx-pdf')).filter((f) => f.toLowerCase().endsWith('.pdf'));
+  } catch {
+    return 0;
+  }
+  let n = 0;
+  for (const f of dir.sort()) {
+    const bytes = readFileSync(join(src, 'facturx-pdf', f));
+    const xml = [...(await embeddedFiles(bytes)).entries()].find(([k]) => /\.xml$/i.test(k));
+    const g = xml
+      ? parseInvoiceXml(Buffer.from(xml[1]).toString('utf8'), `facturx-pdf/${f}`)
+      : null;
+    if (!g) continue;
+    const name = `real--${stem(basename(f, '.pdf'))}.pdf`;
+    writeFileSync(join(out, name), bytes);
+    const d = (c: bigint) =>
+      `${c < 0n ? '-' : ''}${(c < 0n ? -c : c) / 100n}.${((c < 0n ? -c : c) % 100n).toString().padStart(2, '0')}`;
+    expected[name] = {
+      issuer: g.seller.name,
+      invoice_number: g.number,
+      date: g.issueDate,
+      currency: g.currency,
+      amount: d(g.gross),
+      amount_untaxed: d(g.net),
+      amount_tax: d(g.tax),
+      source: g.source,
+      layout: 'real',
+    };
+    n++;
+  }
+  return n;
 }
 
 function arg(name: string): string | undefined {
@@ -1232,7 +1316,11 @@ if (require.main === module) {
     process.exit(2);
   }
   renderSet(src, out, Number(arg('variants') ?? 3))
-    .then((r) => console.log(`${r.files} PDFs (${r.golds} invoices, ${r.traps} traps) in ${out}`))
+    .then((r) =>
+      console.log(
+        `${r.files} PDFs (${r.golds} invoices rendered, ${r.traps} traps, ${r.real} real Factur-X) in ${out}`,
+      ),
+    )
     .catch((err: unknown) => {
       console.error(err);
       process.exit(1);
