@@ -22,7 +22,7 @@ import {
  * and date formats real invoices print; the choice per file is seeded by its name and variant,
  * never by anything the reader does. A few variants are traps that must not post.
  *
- *   npx tsx scripts/eval/render-invoices.ts [--src DIR] [--out DIR] [--variants N (3)]
+ *   npx tsx scripts/eval/render-invoices.ts [--src DIR] [--out DIR] [--variants N (3)] [--seed S]
  *
  * Writes `<out>/*.pdf` and `<out>/expected.json` (file → gold fields, as loadDataset reads).
  * The output never goes into the repository: generated PDFs are rebuilt from the XMLs.
@@ -742,6 +742,8 @@ export interface Variant {
   dateSep: string;
   font: 'Helvetica' | 'Times' | 'Courier';
   trap: Trap | null;
+  /** The set's seed (`--seed`), when one is given: it also varies the labels picked. */
+  seed?: string;
 }
 
 /** The variant for (file, index): seeded by the name alone, never by what the reader does. */
@@ -794,7 +796,9 @@ const RIGHT = 545;
 
 /** Lays one invoice out as rows of cells in the variant's language, formats and layout. */
 export function layoutInvoice(g: Gold, variant: Variant): RenderedInvoice {
-  const r = rng(`${g.source}|${variant.lang}|${variant.layout}|${variant.trap ?? ''}`);
+  const r = rng(
+    `${variant.seed ? `${variant.seed}:` : ''}${g.source}|${variant.lang}|${variant.layout}|${variant.trap ?? ''}`,
+  );
   const v = VOCAB[variant.lang];
   const { numberStyle: ns } = variant;
   const cur: CurrencyStyle = variant.currencyStyle;
@@ -1214,7 +1218,9 @@ export function loadGolds(src: string): Gold[] {
 export async function renderSet(
   src: string,
   out: string,
-  variants = 2,
+  variants = 3,
+  /** Mixed into every variant's seed: another seed draws another unseen set from the XMLs. */
+  seed = '',
 ): Promise<{ files: number; golds: number; traps: number; real: number }> {
   const golds = loadGolds(src);
   mkdirSync(out, { recursive: true });
@@ -1222,11 +1228,12 @@ export async function renderSet(
   let traps = 0;
   for (const [gi, g] of golds.entries()) {
     const plans: Variant[] = [];
-    for (let i = 0; i < variants; i++) plans.push(chooseVariant(g.source, i));
+    const key = seed ? `${seed}:${g.source}` : g.source;
+    for (let i = 0; i < variants; i++) plans.push({ ...chooseVariant(key, i), seed });
     // Every fifth invoice also gets a trap variant (rotating the kind).
     if (gi % 5 === 3) {
       const kinds: Trap[] = ['arithmetic', 'two-numbers', 'no-total', 'credit-note'];
-      plans.push(chooseVariant(g.source, variants, kinds[traps % kinds.length]!));
+      plans.push({ ...chooseVariant(key, variants, kinds[traps % kinds.length]!), seed });
       traps++;
     }
     for (const v of plans) {
@@ -1315,7 +1322,7 @@ if (require.main === module) {
     console.error(`--out ${out} is inside the repository; rendered PDFs stay outside it`);
     process.exit(2);
   }
-  renderSet(src, out, Number(arg('variants') ?? 3))
+  renderSet(src, out, Number(arg('variants') ?? 3), arg('seed') ?? '')
     .then((r) =>
       console.log(
         `${r.files} PDFs (${r.golds} invoices rendered, ${r.traps} traps, ${r.real} real Factur-X) in ${out}`,
