@@ -56,20 +56,47 @@ const cells = (line: string) =>
  */
 function mergeCells(cs: string[]): string[] {
   const out: string[] = [];
+  const hasMarker = (c: string) => amountsIn(c).some((a) => a.currency !== null);
   for (let i = 0; i < cs.length; i++) {
     const c = cs[i]!;
+    const prev = out[out.length - 1];
     const marker = /^\S{1,3}$/.test(c) && currencyOfMarker(c) !== null;
-    if (marker && i + 1 < cs.length && /^[-−(]?\d/.test(cs[i + 1]!)) {
-      out.push(`${c} ${cs[++i]!}`);
-    } else if (marker && out.length > 0 && /\d$/.test(out[out.length - 1]!)) {
+    // A date the layout split at its spaces ("27. Juni   2016"): the cells joined again.
+    let dateCells = 0;
+    for (const n of [3, 2]) {
+      if (i + n > cs.length || datesIn(c).length > 0) continue;
+      const joined = cs.slice(i, i + n).join(' ');
+      const d = datesIn(joined)[0];
+      if (d && d.index === 0 && d.end === joined.length) {
+        dateCells = n;
+        break;
+      }
+    }
+    if (dateCells > 0) {
+      out.push(cs.slice(i, i + dateCells).join(' '));
+      i += dateCells - 1;
+    } else if (marker && prev !== undefined && /\d$/.test(prev) && !hasMarker(prev)) {
+      // A marker after a bare figure is its suffix ("314,86   €"), else a prefix.
       out[out.length - 1] += ` ${c}`;
+    } else if (marker && i + 1 < cs.length && /^[-−(]?\d/.test(cs[i + 1]!)) {
+      out.push(`${c} ${cs[++i]!}`);
     } else if (
       /^\(?\d{1,2}(?:[.,]\d{1,2})?\s?%\)?$/.test(c) &&
-      out.length > 0 &&
-      /\p{L}/u.test(out[out.length - 1]!)
+      prev !== undefined &&
+      /\p{L}/u.test(prev)
     ) {
       out[out.length - 1] += ` ${c}`;
     } else out.push(c);
+    // "zzgl. 7%" then "MwSt.": a qualifier cell belongs to the label after it.
+    const last = out[out.length - 1]!;
+    if (
+      /^(?:zzgl|zuzügl|zuzüglich|inkl|incl|plus|dont|davon)\.?(?:\s+\d{1,2}(?:[.,]\d{1,2})?\s?%)?$/iu.test(
+        last,
+      ) &&
+      i + 1 < cs.length &&
+      labelsIn(cs[i + 1]!).length > 0
+    )
+      out[out.length - 1] = `${last} ${cs[++i]!}`;
   }
   return out;
 }
@@ -313,8 +340,11 @@ export function extractBill(pages: readonly string[]): BillExtraction {
           const nextLine = lines[li + 1];
           const under =
             nextLine && !nextLine.synthetic ? cellBelow(t, h.index, nextLine.text) : null;
-          const dn = under && labelsIn(under).length === 0 ? datesIn(under)[0] : undefined;
-          if (dn && dn.index === 0 && dn.end === under!.length)
+          // The date may run over cells the layout split ("21   juin   2016").
+          const from = under ? nextLine!.text.indexOf(under) : -1;
+          const rest = from >= 0 ? nextLine!.text.slice(from) : '';
+          const dn = under && labelsIn(under).length === 0 ? datesIn(rest)[0] : undefined;
+          if (dn && dn.index === 0 && /^(?:\s{2,}|$)/.test(rest.slice(dn.end)))
             dateHits.push({ kind: h.kind, d: dn });
         }
       }
