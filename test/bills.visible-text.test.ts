@@ -259,6 +259,33 @@ describe('invoices in six languages and several layouts', () => {
   });
 });
 
+describe('currencies and dates printed apart from the figures', () => {
+  it('takes the currency from a column head and a due amount phrased as a sentence', () => {
+    const text = [
+      'Bergmann & Söhne KG',
+      'Lindenallee 3   80333 München',
+      'Rechnung',
+      'Rechnungsnr.: 2018-0305   Datum: 05-Mar-2018',
+      'Pos.   Artikel   Menge   Preis EUR   Betrag EUR',
+      '1   Schrauben M6   100   0,50   50,00',
+      '2   Muttern M6   100   0,30   30,00',
+      'Summe netto   80,00',
+      '19 % USt.   15,20',
+      'Zu zahlender Betrag   95,20',
+      'Bergmann & Söhne KG · Lindenallee 3 · 80333 München',
+    ].join('\n');
+    expect(fields(text)).toMatchObject({
+      outcome: 'ready',
+      number: '2018-0305',
+      date: '2018-03-05',
+      currency: 'EUR',
+      gross: '95.20',
+      net: '80.00',
+      tax: '15.20',
+    });
+  });
+});
+
 describe('the checks that keep wrong bills from posting', () => {
   const base = [
     'Kessler Maschinenbau AG',

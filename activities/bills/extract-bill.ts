@@ -356,7 +356,8 @@ export function extractBill(pages: readonly string[]): BillExtraction {
   // EUR") or a column head ("Betrag (EUR)").
   for (const line of lines) {
     const t = line.text;
-    const hasAmount = amountsIn(t).length > 0 || /\d[.,]\d{2}(?!\d)/.test(t);
+    // A line with figures, or a table head ("Menge   Preis   EUR").
+    const hasAmount = amountsIn(t).length > 0 || /\d[.,]\d{2}(?!\d)/.test(t) || headerHits(t) >= 2;
     for (const c of cells(t)) {
       const code = hasAmount && /^\S{1,3}$/.test(c) ? currencyOfMarker(c) : null;
       if (code && !code.startsWith('?')) currencies.add(code);

@@ -171,6 +171,9 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'Zwischensumme',
       'Summe Positionen',
       'Positionssumme',
+      'Summe exkl. MwSt.',
+      'Gesamtbetrag exkl. MwSt.',
+      'Gesamtpreis netto',
     ],
     tax: [
       'MwSt.',
@@ -200,6 +203,10 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'Rechnungssumme',
       'Endbetrag',
       'Endsumme',
+      'Gesamtpreis brutto',
+      'Summe inkl. MwSt.',
+      'Gesamtbetrag inkl. MwSt.',
+      'Gesamtbetrag inkl. USt.',
     ],
     due: [
       'Zahlbetrag',
@@ -209,6 +216,9 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'Offener Betrag',
       'Restbetrag',
       'Fälliger Betrag',
+      'Zu zahlender Betrag',
+      'Zahlbarer Betrag',
+      'Rechnungsendbetrag',
     ],
   },
   fr: {
@@ -340,6 +350,12 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'Total before tax',
       'Lines total',
       'Sum of lines',
+      'Total net amount',
+      'Net invoice amount',
+      'Amount excl. VAT',
+      'Amount excluding VAT',
+      'Total amount excl. VAT',
+      'Total amount excluding VAT',
     ],
     tax: ['VAT', 'Tax', 'Total VAT', 'VAT amount', 'Total tax', 'Tax amount', 'Sales tax'],
     gross: [
@@ -351,6 +367,9 @@ export const LABEL_PHRASES: Record<string, Partial<Record<LabelKind, readonly st
       'Gross total',
       'Total amount',
       'Grand total',
+      'Invoice amount',
+      'Total invoice amount',
+      'Total gross',
     ],
     due: ['Amount due', 'Balance due', 'Total due', 'Amount payable', 'Total payable'],
   },
@@ -536,6 +555,12 @@ export const CURRENCY_CUES: RegExp[] = [
     'giu',
   ),
   new RegExp(`\\(\\s*${CUR}\\s*\\)`, 'gu'),
+  new RegExp(`\\[\\s*${CUR}\\s*\\]`, 'gu'),
+  // A column head or total naming the currency after a money word ("Betrag EUR", "Total EUR").
+  new RegExp(
+    `(?<![\\p{L}])(?:betrag|preis|summe|gesamt|netto|brutto|amount|price|total|montant|prix|bedrag|prijs|totaal|importe|precio|importo|prezzo|totale)\\s+${CUR}`,
+    'giu',
+  ),
 ];
 
 /**
