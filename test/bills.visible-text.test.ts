@@ -341,6 +341,19 @@ describe('the checks that keep wrong bills from posting', () => {
     expect(b.amountTax).toBe('0.00');
   });
 
+  it("a line table's first row is not taken for the bill's totals", () => {
+    const b = read(
+      [
+        ...base,
+        'Qty   Net amount   VAT   Total',
+        '1   100,00 €   19,00 €   119,00 €',
+        '2   200,00 €   38,00 €   238,00 €',
+      ].join('\n'),
+    );
+    expect(b.outcome).toBe('human_review');
+    expect(b.amount).not.toBe('119.00');
+  });
+
   it('a credit note printed with positive totals goes to a person', () => {
     const b = read(
       [

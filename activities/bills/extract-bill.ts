@@ -214,6 +214,16 @@ export function extractBill(pages: readonly string[]): BillExtraction {
       // labels with at most one unlabelled cell is a header row of values even with such words.
       if (headerHits(t) >= 2 && labelled < head.length - 1) return;
       const values = mergeCells(cells(next));
+      // Several rows of figures under such a head are line items, not one row of totals: the
+      // first item's net, tax and total must not pass for the bill's.
+      const after = raw.slice(raw.indexOf(next, i + 1) + 1).find((x) => x.trim() !== '');
+      if (
+        after !== undefined &&
+        mergeCells(cells(after)).length === values.length &&
+        amountsIn(after).length > 0 &&
+        labelsIn(after).length === 0
+      )
+        return;
       if (
         labelled >= 2 &&
         values.length === head.length &&
