@@ -304,7 +304,13 @@ export function extractBill(pages: readonly string[]): BillExtraction {
           }
         }
         if (h.kind === 'tax') {
-          const rate = /(\d{1,2}(?:[.,]\d{1,3})?)\s?%/.exec(`${h.text} ${seg}`);
+          // The rate may stand before the label ("zzgl. 20 % MwSt.", "zzgl.   25%   MwSt."),
+          // after the previous label on the line if any.
+          const pre = t.slice(hits[i - 1]?.end ?? 0, h.index);
+          const rate =
+            /(\d{1,2}(?:[.,]\d{1,3})?)\s?%/.exec(`${h.text} ${seg}`) ??
+            [...pre.matchAll(/(\d{1,2}(?:[.,]\d{1,3})?)\s?%/g)].pop() ??
+            null;
           tax.push({
             cents: last,
             label,
