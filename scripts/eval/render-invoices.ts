@@ -873,7 +873,6 @@ export function layoutInvoice(g: Gold, variant: Variant): RenderedInvoice {
           { text: value, x: RIGHT, align: 'right' },
         ]);
     }
-    const top = y;
     const n = Math.max(left.length, right.length);
     for (let i = 0; i < n; i++) {
       const cells: Cell[] = [];
@@ -886,7 +885,6 @@ export function layoutInvoice(g: Gold, variant: Variant): RenderedInvoice {
       if (right[i]) cells.push(...right[i]!);
       row(cells, 13);
     }
-    void top;
     y += 16;
     row([{ text: title, x: LEFT, bold: true, size: 16 }], 26);
   } else if (layout === 'header-row') {
