@@ -286,6 +286,20 @@ describe('currencies and dates printed apart from the figures', () => {
   });
 });
 
+describe('a tax named inside a total label', () => {
+  it('leaves the figure to the total ("Gesamtbetrag (inkl. 19% MwSt.)")', () => {
+    const text = [
+      'Kessler Maschinenbau AG',
+      'Rechnungsnummer: 2024-557',
+      'Rechnungsdatum: 24.12.2024',
+      'Nettobetrag   100,00 €',
+      'MwSt. 19 %   19,00 €',
+      'Gesamtbetrag   (inkl. 19% MwSt.)   119,00 €',
+    ].join('\n');
+    expect(fields(text)).toMatchObject({ outcome: 'ready', gross: '119.00', tax: '19.00' });
+  });
+});
+
 describe('the checks that keep wrong bills from posting', () => {
   const base = [
     'Kessler Maschinenbau AG',

@@ -182,12 +182,27 @@ const AFTER_TOTAL =
  * Umsatzsteuer") names an item; a total label followed by unknown words before its figure
  * ("Total líneas", "Total amount excluding VAT") is a different total.
  */
-function trustedMoneyLabel(t: string, h: { kind: LabelKind; index: number; end: number }): boolean {
+function trustedMoneyLabel(
+  t: string,
+  h: { kind: LabelKind; index: number; end: number },
+  prior: { kind: LabelKind; end: number }[] = [],
+): boolean {
   if (h.kind !== 'tax' && h.kind !== 'gross' && h.kind !== 'due') return true;
   const gap = t.lastIndexOf('  ', h.index);
   const cellStart = gap < 0 ? 0 : gap + 2;
   if (h.kind === 'tax') {
     const before = t.slice(cellStart, h.index).match(/\p{L}{3,}/gu) ?? [];
+    // "Gesamtbetrag   (inkl. 19% MwSt.)   119,00 €": the tax included in a total printed
+    // just before is part of that total's label, not a tax figure of its own.
+    const total = prior.filter((p) => p.kind === 'gross' || p.kind === 'due').pop();
+    if (
+      total &&
+      amountsIn(t.slice(total.end, h.index)).length === 0 &&
+      /(?:inkl|incl|including|inclusive|inklusive|incluida|incluso|inclusief|dont|davon|TTC)\.?[\s\d.,%()]*$/iu.test(
+        t.slice(total.end, h.index),
+      )
+    )
+      return false;
     return before.every((w) => BEFORE_TAX.test(w));
   }
   const rest = t.slice(h.end);
@@ -282,7 +297,7 @@ export function extractBill(pages: readonly string[]): BillExtraction {
     const t = line.text;
     for (const a of amountsIn(t)) if (a.currency) currencies.add(a.currency);
     for (const d of datesIn(t)) if (d.proves) proofs.push(d.proves);
-    const hits = labelsIn(t).filter((h) => trustedMoneyLabel(t, h));
+    const hits = labelsIn(t).filter((h, k, all) => trustedMoneyLabel(t, h, all.slice(0, k)));
     hits.forEach((h, i) => {
       const segEnd = hits[i + 1]?.index ?? t.length;
       const seg = t.slice(h.end, segEnd);
