@@ -1,5 +1,6 @@
 /**
- * Dates as printed on bills: ISO, numeric day/month orders and month names in English, French,
+ * Dates as printed on bills: ISO, numeric day/month orders, month names ("24 December 2024",
+ * "24-Dec-2024") in English, French,
  * German, Dutch, Polish, Spanish, Italian and Portuguese. A numeric date whose day and month
  * could be swapped is resolved only by evidence — another date on the same document that is
  * unambiguous in the same notation, or the document's language — never by a default.
@@ -144,7 +145,7 @@ const MONTH_WORD = `([A-Za-zÀ-ÿąćęłńóśźżĄĆĘŁŃÓŚŹŻ]{3,12})\\.
 const ISO_RE = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
 const NUM_RE = /(?<![\d/.-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]*\d)/g;
 const DMY_WORD_RE = new RegExp(
-  `(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|e)?\\.?\\s+(?:de\\s+)?${MONTH_WORD}\\s*(?:de\\s+)?,?\\s*(\\d{4})(?!\\d)`,
+  `(?<!\\d)(\\d{1,2})(?:(?:st|nd|rd|th|er|e)?\\.?\\s+(?:de\\s+)?${MONTH_WORD}\\s*(?:de\\s+)?,?\\s*|-${MONTH_WORD}-)(\\d{4})(?!\\d)`,
   'gu',
 );
 const MDY_WORD_RE = new RegExp(
@@ -190,8 +191,9 @@ export function datesIn(line: string): DateMatch[] {
     if (v) push({ iso: v, index: m.index!, end: m.index! + m[0].length, raw: m[0] });
   }
   for (const m of line.matchAll(DMY_WORD_RE)) {
-    const mo = month(m[2]!);
-    const v = mo ? iso(Number(m[3]), mo, Number(m[1])) : null;
+    // "24 December 2024" or "24-Dec-2024" (the month word in group 2 or 3).
+    const mo = month(m[2] ?? m[3]!);
+    const v = mo ? iso(Number(m[4]), mo, Number(m[1])) : null;
     if (v) push({ iso: v, index: m.index!, end: m.index! + m[0].length, raw: m[0] });
   }
   for (const m of line.matchAll(MDY_WORD_RE)) {
