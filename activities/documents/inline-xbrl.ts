@@ -113,6 +113,8 @@ export interface InlineXbrlLimits {
   maxFacts: number;
   /** Characters kept of a non-numeric fact's value (text blocks run to hundreds of KB). */
   maxTextValue: number;
+  /** Every fact element as written, duplicates not folded (the Arelle comparison reads them so). */
+  keepDuplicates?: boolean;
 }
 
 export const DEFAULT_INLINE_XBRL_LIMITS: InlineXbrlLimits = {
@@ -568,7 +570,11 @@ export function parseInlineXbrl(
         duplicateIds: [],
       });
     }
-    return { facts: collapseDuplicates(out, issues), refused, dei: deiOf(out) };
+    return {
+      facts: limits.keepDuplicates ? out : collapseDuplicates(out, issues),
+      refused,
+      dei: deiOf(out),
+    };
   }
 
   function locate(f: FactBuilder): FactLocation | null {
