@@ -9,6 +9,7 @@ import {
   storedPageCount,
   type PageWithChunks,
 } from '../../db/repositories/documents';
+import { discardFilingFacts, replaceFilingFacts } from '../../db/repositories/filing-facts';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
 import type { IngestInput, IngestResult } from '../../workflows/ingestion.contract';
 import { chunkPage } from './chunking';
@@ -67,7 +68,7 @@ export function createDocumentActivities(
           () => heartbeat({ phase: 'extract', ...progress }),
           EXTRACT_HEARTBEAT_MS,
         );
-        const { pageCount, pages } = await extractPagesIsolated(
+        const { pageCount, pages, inlineXbrl } = await extractPagesIsolated(
           { mimeType: doc.mimeType, bytes: new Uint8Array(bytes), fromPage: resumedFrom },
           limits,
           {
@@ -96,6 +97,35 @@ export function createDocumentActivities(
           });
           if (Context.current().cancellationSignal.aborted) throw new Error('ingestion cancelled');
         }
+        // The filing's facts (or why it is text only) replace any earlier attempt's in one
+        // transaction, before the document turns ready: a ready filing has its whole set.
+        if (inlineXbrl) {
+          await replaceFilingFacts(
+            db,
+            orgId,
+            documentId,
+            inlineXbrl.status === 'facts'
+              ? {
+                  status: 'facts',
+                  reason: null,
+                  factElements: inlineXbrl.factElements,
+                  facts: inlineXbrl.facts,
+                  refused: inlineXbrl.refused,
+                  dei: inlineXbrl.dei,
+                  issues: inlineXbrl.issues,
+                }
+              : {
+                  status: 'text-only',
+                  reason: inlineXbrl.reason,
+                  factElements: inlineXbrl.factElements,
+                  facts: [],
+                  refused: [],
+                  dei: {},
+                  issues: [],
+                },
+          );
+          heartbeat({ phase: 'facts', done: pageCount, total: pageCount });
+        }
         const seconds = (Date.now() - started) / 1000;
         await setDocumentStatus(db, orgId, documentId, {
           status: 'ready',
@@ -104,7 +134,13 @@ export function createDocumentActivities(
           ingestedAt: new Date(),
           ingestMs: Math.round(seconds * 1000),
         });
-        log.info('document ingested', { documentId, pageCount, seconds });
+        log.info('document ingested', {
+          documentId,
+          pageCount,
+          seconds,
+          facts: inlineXbrl?.status === 'facts' ? inlineXbrl.facts.length : undefined,
+          factsReason: inlineXbrl?.status === 'text-only' ? inlineXbrl.reason : undefined,
+        });
         return {
           documentId,
           status: 'ready',
@@ -119,6 +155,7 @@ export function createDocumentActivities(
           'nonRetryable' in err &&
           (err as { nonRetryable?: boolean }).nonRetryable;
         if (permanent) {
+          await discardFilingFacts(db, orgId, documentId);
           await discardPages(db, orgId, documentId);
           await setDocumentStatus(db, orgId, documentId, {
             status: 'failed',

@@ -34,6 +34,10 @@ export const FactRefusalType = {
   ContinuationMissing: 'ContinuationMissing',
   /** The element was still open when the document ended (a truncated file). */
   Unclosed: 'Unclosed',
+  /** A period date that is not a calendar date (yyyy-mm-dd). */
+  InvalidPeriod: 'InvalidPeriod',
+  /** A second fact with an id already used: ids name facts in citations. */
+  DuplicateId: 'DuplicateId',
 } as const;
 export type FactRefusalType = (typeof FactRefusalType)[keyof typeof FactRefusalType];
 
@@ -432,8 +436,14 @@ export function parseInlineXbrl(
     const out: InlineFact[] = [];
     const refuse = (f: FactBuilder, type: FactRefusalType, message: string) =>
       refused.push({ id: f.attrs.id ?? null, concept: f.attrs.name ?? null, type, message });
+    const ids = new Set<string>();
     for (const f of facts) {
       const id = f.attrs.id ?? `_fact${f.seq}`;
+      if (ids.has(id)) {
+        refuse(f, FactRefusalType.DuplicateId, `Another fact already has the id ${id}`);
+        continue;
+      }
+      ids.add(id);
       const name = f.attrs.name;
       if (!name) {
         refuse(f, FactRefusalType.MissingName, 'The fact has no name attribute');
@@ -463,6 +473,21 @@ export function parseInlineXbrl(
             : undefined;
       if (!period) {
         refuse(f, FactRefusalType.MissingContext, `Context ${ctx.id} has no period`);
+        continue;
+      }
+      const dates =
+        period.type === 'instant'
+          ? [period.instant]
+          : period.type === 'duration'
+            ? [period.start, period.end]
+            : [];
+      const badDate = dates.find((d) => !isCalendarDate(d));
+      if (badDate !== undefined) {
+        refuse(
+          f,
+          FactRefusalType.InvalidPeriod,
+          `Context ${ctx.id} has the date "${badDate.slice(0, 40)}"`,
+        );
         continue;
       }
       let unitString: string | null = null;
@@ -589,6 +614,13 @@ export function parseInlineXbrl(
     while (end > start && text[end - 1] === ' ') end--;
     return end > start ? { page: s.page, start, end } : null;
   }
+}
+
+function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === s;
 }
 
 /** Sort key of a fact's aspects other than the value: one fact per key. */

@@ -2,7 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { ErrorType } from '../../workflows/errors';
-import { ExtractionRefusal, type ExtractedPages } from './page-extraction';
+import { ExtractionRefusal, type ExtractedPages, type InlineXbrlExtract } from './page-extraction';
 
 export interface ExtractionJob {
   mimeType: string;
@@ -12,7 +12,12 @@ export interface ExtractionJob {
 
 export type ExtractionMessage =
   | { kind: 'progress'; done: number; total: number }
-  | { kind: 'done'; pageCount: number; pages: { page: number; text: string }[] }
+  | {
+      kind: 'done';
+      pageCount: number;
+      pages: { page: number; text: string }[];
+      inlineXbrl?: InlineXbrlExtract;
+    }
   | { kind: 'refused'; errorType: ErrorType; message: string }
   | { kind: 'failed'; message: string };
 
@@ -117,7 +122,15 @@ export function extractPagesIsolated(
     worker.on('message', (m: ExtractionMessage) => {
       if (m.kind === 'progress') onProgress?.(m.done, m.total);
       else if (m.kind === 'done')
-        finish(() => resolve({ pageCount: m.pageCount, pages: m.pages }), true);
+        finish(
+          () =>
+            resolve(
+              m.inlineXbrl
+                ? { pageCount: m.pageCount, pages: m.pages, inlineXbrl: m.inlineXbrl }
+                : { pageCount: m.pageCount, pages: m.pages },
+            ),
+          true,
+        );
       else if (m.kind === 'refused')
         finish(() => reject(new ExtractionRefusal(m.errorType, m.message)), true);
       else finish(() => reject(new Error(`Text extraction failed: ${m.message}`)));

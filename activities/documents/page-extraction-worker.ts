@@ -16,7 +16,12 @@ port.on('message', (job: ExtractionJob) => {
   extractPages(job.mimeType, job.bytes, job.fromPage, (done, total) =>
     post({ kind: 'progress', done, total }),
   ).then(
-    (r) => post({ kind: 'done', pageCount: r.pageCount, pages: r.pages }),
+    (r) =>
+      post(
+        r.inlineXbrl
+          ? { kind: 'done', pageCount: r.pageCount, pages: r.pages, inlineXbrl: r.inlineXbrl }
+          : { kind: 'done', pageCount: r.pageCount, pages: r.pages },
+      ),
     (err: unknown) =>
       post(
         err instanceof ExtractionRefusal
