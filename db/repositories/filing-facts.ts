@@ -30,7 +30,8 @@ const INSERT_BATCH = 1_000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const clean = (s: string) => s.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
 const cleanOrNull = (s: string | null) => (s === null ? null : clean(s));
-const cleanJson = <T>(v: T): T => JSON.parse(clean(JSON.stringify(v))) as T;
+const cleanJson = <T>(v: T): T =>
+  JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === 'string' ? clean(x) : x)) as T;
 
 /**
  * Replaces the document's facts in one transaction: a retried ingestion writes the same rows
