@@ -122,7 +122,7 @@ export interface InlineXbrlLimits {
 }
 
 export const DEFAULT_INLINE_XBRL_LIMITS: InlineXbrlLimits = {
-  maxFacts: 200_000,
+  maxFacts: 50_000,
   maxTextValue: 4_000,
 };
 
