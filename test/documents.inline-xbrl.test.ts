@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { htmlToPages } from '../activities/documents/html-text';
 import {
@@ -126,6 +127,11 @@ describe('inline XBRL text formats', () => {
     ['ixt-sec:duryear', '5', 'P5Y'],
     ['ixt-sec:duryear', '2.5', 'P2Y6M'],
     ['ixt-sec:durwordsen', 'five years', 'P5Y'],
+    ['ixt-sec:durwordsen', 'three-year', 'P3Y'],
+    ['ixt-sec:durwordsen', 'two years and six months', 'P2Y6M'],
+    ['ixt-sec:stateprovnameen', 'New York', 'NY'],
+    ['ixt-sec:exchnameen', 'The Nasdaq Stock Market LLC', 'NASDAQ'],
+    ['ixt-sec:exchnameen', 'New York Stock Exchange', 'NYSE'],
     ['ixt-sec:entityfilercategoryen', 'Large accelerated filer', 'Large Accelerated Filer'],
   ])('%s reads "%s" as %s', (format, text, value) => {
     expect(transformText(format, text)).toEqual({ ok: true, value });
@@ -134,10 +140,10 @@ describe('inline XBRL text formats', () => {
   it('keeps the text of an unsupported format and says so as an issue', () => {
     const r = parsed(
       doc(
-        '<p><ix:nonNumeric name="dei:SecurityExchangeName" contextRef="D" format="ixt-sec:exchnameen" id="x">New York Stock Exchange</ix:nonNumeric></p>',
+        '<p><ix:nonNumeric name="dei:SecurityExchangeName" contextRef="D" format="ixt-sec:exchnameen" id="x">Bourse de Nowhere</ix:nonNumeric></p>',
       ),
     );
-    expect(r.facts[0]?.value).toBe('New York Stock Exchange');
+    expect(r.facts[0]?.value).toBe('Bourse de Nowhere');
     expect(r.issues).toEqual([
       expect.objectContaining({ type: 'UntransformedFormat', factId: 'x' }),
     ]);
@@ -314,6 +320,24 @@ describe('inline XBRL locations in the rendered text', () => {
 });
 
 describe('inline XBRL bad input', () => {
+  it('never throws on a filing cut anywhere, and every fact it still reads is located exactly', () => {
+    const html = readFileSync(join(FIXTURES, 'ixbrl', 'mini-10k.html'), 'utf8');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: html.length }), (cut) => {
+        const part = html.slice(0, cut);
+        const r = parseInlineXbrl(part);
+        expect(r.pages).toEqual(htmlToPages(part));
+        if (r.status !== 'facts') return;
+        for (const f of r.facts) {
+          if (!f.location || !f.numeric) continue;
+          const { page, start, end } = f.location;
+          expect(r.pages[page]!.slice(start, end)).toBe(f.displayedText);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('refuses facts still open when a truncated file ends, keeping those before', () => {
     const html = doc(`<p>${num('id="whole"', '1')}</p><p>${num('id="cut"', '2')}`).replace(
       /<\/ix:nonFraction><\/p><\/body><\/html>$/,

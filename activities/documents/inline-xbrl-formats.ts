@@ -177,6 +177,40 @@ const FILER_CATEGORIES: Record<string, string> = {
   'smaller reporting company': 'Non-accelerated Filer',
 };
 
+/** ixt-sec:stateprovnameen: US states, DC and territories to their USPS codes. */
+const STATES: Record<string, string> = Object.fromEntries(
+  (
+    'Alabama AL|Alaska AK|Arizona AZ|Arkansas AR|California CA|Colorado CO|Connecticut CT|' +
+    'Delaware DE|District of Columbia DC|Florida FL|Georgia GA|Hawaii HI|Idaho ID|Illinois IL|' +
+    'Indiana IN|Iowa IA|Kansas KS|Kentucky KY|Louisiana LA|Maine ME|Maryland MD|' +
+    'Massachusetts MA|Michigan MI|Minnesota MN|Mississippi MS|Missouri MO|Montana MT|' +
+    'Nebraska NE|Nevada NV|New Hampshire NH|New Jersey NJ|New Mexico NM|New York NY|' +
+    'North Carolina NC|North Dakota ND|Ohio OH|Oklahoma OK|Oregon OR|Pennsylvania PA|' +
+    'Rhode Island RI|South Carolina SC|South Dakota SD|Tennessee TN|Texas TX|Utah UT|' +
+    'Vermont VT|Virginia VA|Washington WA|West Virginia WV|Wisconsin WI|Wyoming WY|' +
+    'American Samoa AS|Guam GU|Northern Mariana Islands MP|Puerto Rico PR|Virgin Islands VI'
+  )
+    .split('|')
+    .map((e) => {
+      const at = e.lastIndexOf(' ');
+      return [e.slice(0, at).toLowerCase(), e.slice(at + 1)];
+    }),
+);
+
+/** ixt-sec:exchnameen: the exchange names filings print, to the SEC's exchange codes. */
+function exchangeCode(name: string): string | undefined {
+  const n = name
+    .toLowerCase()
+    .replace(/^the /, '')
+    .replace(/,? (llc|inc\.?)$/, '');
+  if (/^nasdaq/.test(n)) return 'NASDAQ';
+  if (/^nyse american/.test(n)) return 'NYSEAMER';
+  if (/^nyse arca/.test(n)) return 'NYSEArca';
+  if (/^(new york stock exchange|nyse)\b/.test(n)) return 'NYSE';
+  if (/^cboe/.test(n)) return 'CBOE';
+  return undefined;
+}
+
 function duration(text: string, unit: 'Y' | 'M' | 'D'): FormatResult {
   const t = normalizeSpace(text);
   const n = /^\d+(\.\d+)?$/.test(t) ? t : undefined;
@@ -276,7 +310,8 @@ export function transformText(format: string | undefined, text: string): FormatR
       return duration(t, 'D');
     case 'durwordsen': {
       // "five years", "two years and six months", "thirty days"
-      const parts = [...t.toLowerCase().matchAll(/([a-z0-9\- ]+?)\s+(year|month|week|day)s?/g)];
+      const words = t.toLowerCase().replace(/-/g, ' ');
+      const parts = [...words.matchAll(/([a-z0-9 ]+?)\s+(year|month|week|day)s?\b/g)];
       if (parts.length === 0) return bad('not a duration in words');
       let out = 'P';
       for (const [, words, unit] of parts) {
@@ -285,6 +320,14 @@ export function transformText(format: string | undefined, text: string): FormatR
         out += `${n.value}${unit === 'year' ? 'Y' : unit === 'month' ? 'M' : unit === 'week' ? 'W' : 'D'}`;
       }
       return ok(out);
+    }
+    case 'stateprovnameen': {
+      const v = STATES[t.toLowerCase().replace(/^state of /, '')];
+      return v ? ok(v) : bad('not a US state or territory name');
+    }
+    case 'exchnameen': {
+      const v = exchangeCode(t);
+      return v ? ok(v) : bad('not a known exchange name');
     }
     case 'entityfilercategoryen': {
       const v = FILER_CATEGORIES[t.toLowerCase()];

@@ -137,11 +137,9 @@ export type InlineXbrlResult = {
   | { status: 'facts'; facts: InlineFact[]; refused: RefusedFact[]; dei: DeiSummary }
 );
 
-/** Cheap test on the raw text: does this HTML declare the inline XBRL namespace? */
+/** Cheap test on the raw text (linear, one pass): does this HTML declare the inline XBRL namespace? */
 export function hasInlineXbrl(html: string): boolean {
-  return /xmlns:[\w.-]+\s*=\s*["']http:\/\/www\.xbrl\.org\/20(13|08)\/inlineXBRL["']/i.test(
-    html.slice(0, 200_000),
-  );
+  return /xmlns:[\w.-]+\s*=\s*["']http:\/\/www\.xbrl\.org\/20(13|08)\/inlineXBRL["']/.test(html);
 }
 
 type Scope = Map<string, string>;
