@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import { ingestFile } from '../client/documents';
 import { buildProgram } from '../client/program';
 import type { CliContext } from '../client/commands/context';
-import { loadPages } from '../db/repositories/documents';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createDocumentActivities } from '../activities/documents/ingest';
+import type { IngestResult } from '../workflows/ingestion.contract';
+import { loadPages, storeDocument } from '../db/repositories/documents';
 import {
   getFilingFact,
   getFilingFactSet,
@@ -89,6 +92,38 @@ describe('inline XBRL ingestion', () => {
     const all = await queryFilingFacts(db(), ORG, 'mini-10k', { dimensions: 'any' });
     expect(all).toHaveLength(parsed.facts.length);
     expect((await getFilingFactSet(db(), ORG, 'mini-10k'))?.factCount).toBe(parsed.facts.length);
+  });
+
+  it('ingests a filing with more facts than the limit as text only, the reason on its fact set', async () => {
+    await storeDocument(db(), {
+      id: 'mini-text-only',
+      idIsExplicit: true,
+      orgId: OTHER_ORG,
+      title: 'mini',
+      docType: null,
+      mimeType: 'text/html',
+      bytes: readFileSync(MINI),
+    });
+    const activities = createDocumentActivities(db(), {
+      timeLimitMs: 60_000,
+      maxMemoryMb: 1024,
+      maxFacts: 3,
+    });
+    const r = (await new MockActivityEnvironment().run(activities.ingestDocument, {
+      orgId: OTHER_ORG,
+      documentId: 'mini-text-only',
+    })) as IngestResult;
+    expect(r).toMatchObject({ status: 'ready', pageCount: 2 });
+    expect(await getFilingFactSet(db(), OTHER_ORG, 'mini-text-only')).toMatchObject({
+      status: 'text-only',
+      factCount: 0,
+      factElements: 15,
+      reason: expect.stringContaining('at most 3 are read') as unknown,
+    });
+    expect(
+      await queryFilingFacts(db(), OTHER_ORG, 'mini-text-only', { dimensions: 'any' }),
+    ).toEqual([]);
+    expect((await loadPages(db(), OTHER_ORG, 'mini-text-only')).length).toBe(2);
   });
 
   it('prints facts from the CLI: npm run cli -- facts --org ORG --doc DOC --concept C --period P', async () => {

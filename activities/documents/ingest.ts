@@ -97,23 +97,27 @@ export function createDocumentActivities(
           });
           if (Context.current().cancellationSignal.aborted) throw new Error('ingestion cancelled');
         }
-        // The filing's facts (or why it is text only) replace any earlier attempt's in one
-        // transaction, before the document turns ready: a ready filing has its whole set.
-        if (inlineXbrl) {
+        let seconds = 0;
+        const markReady = (tx: Db) => {
+          seconds = (Date.now() - started) / 1000;
+          return setDocumentStatus(tx, orgId, documentId, {
+            status: 'ready',
+            pageCount,
+            pagesDone: pageCount,
+            ingestedAt: new Date(),
+            ingestMs: Math.round(seconds * 1000),
+          });
+        };
+        // A filing's facts (or why it is text only) replace any earlier attempt's, and the
+        // document turns ready, in one transaction: a ready filing has its whole fact set, and
+        // a retry after a crash writes the same set again, never a second one.
+        if (inlineXbrl)
           await replaceFilingFacts(
             db,
             orgId,
             documentId,
             inlineXbrl.status === 'facts'
-              ? {
-                  status: 'facts',
-                  reason: null,
-                  factElements: inlineXbrl.factElements,
-                  facts: inlineXbrl.facts,
-                  refused: inlineXbrl.refused,
-                  dei: inlineXbrl.dei,
-                  issues: inlineXbrl.issues,
-                }
+              ? { ...inlineXbrl, reason: null }
               : {
                   status: 'text-only',
                   reason: inlineXbrl.reason,
@@ -123,17 +127,9 @@ export function createDocumentActivities(
                   dei: {},
                   issues: [],
                 },
+            markReady,
           );
-          heartbeat({ phase: 'facts', done: pageCount, total: pageCount });
-        }
-        const seconds = (Date.now() - started) / 1000;
-        await setDocumentStatus(db, orgId, documentId, {
-          status: 'ready',
-          pageCount,
-          pagesDone: pageCount,
-          ingestedAt: new Date(),
-          ingestMs: Math.round(seconds * 1000),
-        });
+        else await markReady(db);
         log.info('document ingested', {
           documentId,
           pageCount,

@@ -8,6 +8,8 @@ export interface ExtractionJob {
   mimeType: string;
   bytes: Uint8Array;
   fromPage: number;
+  /** Inline XBRL facts read at most (see ExtractionLimits.maxFacts). */
+  maxFacts?: number;
 }
 
 export type ExtractionMessage =
@@ -26,6 +28,8 @@ export interface ExtractionLimits {
   timeLimitMs: number;
   /** The thread's V8 heap; a file that needs more is refused. */
   maxMemoryMb: number;
+  /** Inline XBRL facts read per HTML filing; past it the filing is text only, with the reason. */
+  maxFacts?: number;
 }
 
 /** Under tsx or ts-jest the sources are .ts: the thread registers tsx before loading its entry. */
@@ -150,6 +154,6 @@ export function extractPagesIsolated(
     worker.on('exit', (code) =>
       finish(() => reject(new Error(`Text extraction thread exited (code ${code})`))),
     );
-    worker.postMessage(job);
+    worker.postMessage(limits.maxFacts === undefined ? job : { ...job, maxFacts: limits.maxFacts });
   });
 }

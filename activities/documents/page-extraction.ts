@@ -2,7 +2,12 @@ import { ErrorType } from '../../workflows/errors';
 import { MAX_DOCUMENT_BYTES } from '../../workflows/input-bounds';
 import { extractPdfText, PdfTextError } from './pdf-text';
 import { htmlToPages } from './html-text';
-import { hasInlineXbrl, parseInlineXbrl, type InlineXbrlResult } from './inline-xbrl';
+import {
+  DEFAULT_INLINE_XBRL_LIMITS,
+  hasInlineXbrl,
+  parseInlineXbrl,
+  type InlineXbrlResult,
+} from './inline-xbrl';
 import { textToPages } from './text-pages';
 
 /** Why a document cannot be read: permanent, never retried (the same bytes fail the same way). */
@@ -40,11 +45,14 @@ export interface ExtractedPages {
  * namespace. The pages are the same either way; a failure of the fact reading (a parser bug on
  * a hostile file) leaves a text-only ingestion with the reason, never a refused document.
  */
-function htmlPages(text: string): { all: string[]; inlineXbrl?: InlineXbrlExtract } {
+function htmlPages(
+  text: string,
+  maxFacts: number,
+): { all: string[]; inlineXbrl?: InlineXbrlExtract } {
   if (!hasInlineXbrl(text)) return { all: htmlToPages(text) };
   let r: InlineXbrlResult;
   try {
-    r = parseInlineXbrl(text);
+    r = parseInlineXbrl(text, { ...DEFAULT_INLINE_XBRL_LIMITS, maxFacts });
   } catch (err) {
     return {
       all: htmlToPages(text),
@@ -75,6 +83,7 @@ export async function extractPages(
   bytes: Uint8Array,
   fromPage: number,
   onProgress: (done: number, total: number) => void,
+  opts: { maxFacts?: number } = {},
 ): Promise<ExtractedPages> {
   if (bytes.byteLength === 0)
     throw new ExtractionRefusal(ErrorType.EmptyDocument, 'The file is empty');
@@ -97,7 +106,9 @@ export async function extractPages(
   if (text.includes('\u0000'))
     throw new ExtractionRefusal(ErrorType.CorruptDocument, `Binary content in a ${mimeType} file`);
   const { all, inlineXbrl } =
-    mimeType === 'text/html' ? htmlPages(text) : { all: textToPages(text), inlineXbrl: undefined };
+    mimeType === 'text/html'
+      ? htmlPages(text, opts.maxFacts ?? DEFAULT_INLINE_XBRL_LIMITS.maxFacts)
+      : { all: textToPages(text), inlineXbrl: undefined };
   if (all.every((p) => p.trim() === ''))
     throw new ExtractionRefusal(ErrorType.EmptyDocument, 'The document has no text');
   const pages = all.map((t, page) => ({ page, text: t })).filter((p) => p.page >= fromPage);

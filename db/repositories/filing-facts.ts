@@ -42,6 +42,8 @@ export async function replaceFilingFacts(
   orgId: string,
   documentId: string,
   set: FilingFactSetInput,
+  /** Runs in the same transaction after the facts (ingestion marks the document ready). */
+  andThen?: (tx: Db) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await deleteFacts(tx as unknown as Db, orgId, documentId);
@@ -94,6 +96,7 @@ export async function replaceFilingFacts(
         })),
       );
     }
+    if (andThen) await andThen(tx as unknown as Db);
   });
 }
 
