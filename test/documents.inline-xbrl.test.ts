@@ -207,6 +207,18 @@ describe('inline XBRL aspects', () => {
     expect(r.dei).toEqual({ fiscalYearFocus: '2024' });
   });
 
+  it('locates a hidden fact where EDGAR displays it (-sec-ix-hidden)', () => {
+    const r = parsed(
+      doc(
+        '<p>Useful lives range from <span style="-sec-ix-hidden:life">three</span> to seven years.</p>',
+        '<ix:nonNumeric name="us-gaap:PropertyPlantAndEquipmentUsefulLife" contextRef="D" format="ixt-sec:duryear" id="life">3</ix:nonNumeric>',
+      ),
+    );
+    const f = r.facts[0]!;
+    expect(f).toMatchObject({ hidden: true, value: 'P3Y', displayedText: 'three' });
+    expect(r.pages[f.location!.page]!.slice(f.location!.start, f.location!.end)).toBe('three');
+  });
+
   it('refuses a fact whose context or unit is missing, and a context date that is no date', () => {
     const r = refused(
       doc(

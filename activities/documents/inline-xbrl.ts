@@ -85,6 +85,7 @@ export interface InlineFact {
   dimensions: FactDimension[];
   displayedText: string;
   hidden: boolean;
+  /** Null for a hidden fact, unless a `-sec-ix-hidden` element displays it. */
   location: FactLocation | null;
   /** Ids of facts with the same concept, period, dimensions and unit folded into this one. */
   duplicateIds: string[];
@@ -238,6 +239,7 @@ export function parseInlineXbrl(
   let inDenominator = false;
   let sawIx = false;
   let mark: () => TextMark = () => ({});
+  const shownHidden = new Map<string, Accumulator & { start: TextMark; end?: TextMark }>();
 
   const resolve = (scope: Scope, qname: string): [string, string] | undefined => {
     const i = qname.indexOf(':');
@@ -260,6 +262,8 @@ export function parseInlineXbrl(
         }
         const entry: Entry = { selfClosed: selfClosing, scope };
         stack.push(entry);
+        const style = attrs.style;
+        if (style !== undefined && style.includes('-sec-ix-hidden')) showHidden(style, entry);
         const colon = name.indexOf(':');
         if (colon < 0) return;
         const ns = scope.get(name.slice(0, colon));
@@ -287,6 +291,26 @@ export function parseInlineXbrl(
       },
     };
   });
+
+  /**
+   * EDGAR's `-sec-ix-hidden:ID` style: the element displays fact ID, whose tag sits in
+   * ix:hidden (a value the transformations cannot read from the printed text). Its text and
+   * place are the fact's displayed text and location.
+   */
+  function showHidden(style: string, entry: Entry) {
+    const id = /-sec-ix-hidden\s*:\s*([^;\s]+)/.exec(style)?.[1];
+    if (id === undefined || shownHidden.has(id)) return;
+    const acc: Accumulator & { start: TextMark; end?: TextMark } = {
+      ...newAcc(excludeDepth, 1_000),
+      start: mark(),
+    };
+    shownHidden.set(id, acc);
+    open.push(acc);
+    entry.onClose = () => {
+      acc.end = mark();
+      open = open.filter((a) => a !== acc);
+    };
+  }
 
   function openIx(local: string, attrs: Record<string, string>, entry: Entry) {
     switch (local) {
@@ -531,7 +555,8 @@ export function parseInlineXbrl(
         }
         text = chain.join(' ');
       }
-      const displayedText = normalizeSpace(text);
+      const shown = f.hidden ? shownHidden.get(id) : undefined;
+      const displayedText = normalizeSpace(shown ? shown.parts.join('') : text);
       const nil =
         (f.attrs['xsi:nil'] ?? '').trim() === 'true' && resolve(f.scope, 'xsi:nil')?.[0] === XSI_NS;
       let value: string | null = null;
@@ -589,7 +614,7 @@ export function parseInlineXbrl(
         dimensions: dims,
         displayedText: displayedText.slice(0, limits.maxTextValue),
         hidden: f.hidden,
-        location: locate(f),
+        location: shown ? locate(shown) : locate(f),
         duplicateIds: [],
       });
     }
@@ -600,7 +625,7 @@ export function parseInlineXbrl(
     };
   }
 
-  function locate(f: FactBuilder): FactLocation | null {
+  function locate(f: { start?: TextMark; end?: TextMark }): FactLocation | null {
     const s = f.start?.position;
     const e = f.end?.position;
     if (!s || !e) return null;

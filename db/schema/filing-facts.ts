@@ -58,7 +58,8 @@ export const filingFactSets = pgTable(
  * One inline XBRL fact of a filing (duplicates folded into the most precise): concept, exact
  * value (a decimal string for numeric facts), unit, decimals, period, dimensions, and where
  * its displayed text sits in the stored page text (page + offsets into document_pages.text),
- * so a citation highlights what a person sees. Hidden facts have no location.
+ * so a citation highlights what a person sees. A hidden fact has none, unless EDGAR displays
+ * it elsewhere (`-sec-ix-hidden`): then it is that text.
  */
 export const filingFacts = pgTable(
   'filing_facts',
