@@ -5,6 +5,7 @@ import { htmlToPages } from '../activities/documents/html-text';
 import {
   FactRefusalType,
   hasInlineXbrl,
+  MAX_OPEN_ELEMENTS,
   parseInlineXbrl,
   type InlineFact,
   type InlineXbrlResult,
@@ -376,6 +377,19 @@ describe('inline XBRL bad input', () => {
     const out = await extractPages('text/html', new TextEncoder().encode(html), 0, () => undefined);
     expect(out.inlineXbrl).toBeUndefined();
     expect(out.pages[0]?.text).toBe('ix:nonFraction is only text here');
+  });
+
+  it('refuses facts nested past the bound, in linear time', () => {
+    const n = 20_000;
+    const open = '<ix:nonNumeric name="us-gaap:Note" contextRef="D">'.repeat(n);
+    const started = Date.now();
+    const r = parsed(doc(`<div>${open}${'text '.repeat(n)}${'</ix:nonNumeric>'.repeat(n)}</div>`));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The ones read are duplicates of each other (one concept, one context): one fact.
+    expect(r.facts).toHaveLength(1);
+    expect(r.facts[0]?.duplicateIds).toHaveLength(MAX_OPEN_ELEMENTS - 1);
+    expect(r.refused).toHaveLength(n - MAX_OPEN_ELEMENTS);
+    expect(r.refused[0]?.type).toBe('TooDeeplyNested');
   });
 
   it('survives hostile markup: deep nesting, self-closed facts, unclosed ix elements', () => {

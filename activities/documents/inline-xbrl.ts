@@ -38,6 +38,8 @@ export const FactRefusalType = {
   InvalidPeriod: 'InvalidPeriod',
   /** A second fact with an id already used: ids name facts in citations. */
   DuplicateId: 'DuplicateId',
+  /** Inside more than MAX_OPEN_ELEMENTS open facts and continuations (a hostile file). */
+  TooDeeplyNested: 'TooDeeplyNested',
 } as const;
 export type FactRefusalType = (typeof FactRefusalType)[keyof typeof FactRefusalType];
 
@@ -137,6 +139,9 @@ export type InlineXbrlResult = {
   | { status: 'text-only'; reason: string }
   | { status: 'facts'; facts: InlineFact[]; refused: RefusedFact[]; dei: DeiSummary }
 );
+
+/** Facts, continuations and -sec-ix-hidden displays open at once, at most. */
+export const MAX_OPEN_ELEMENTS = 32;
 
 /** Cheap test on the raw text (linear, one pass): does this HTML declare the inline XBRL namespace? */
 export function hasInlineXbrl(html: string): boolean {
@@ -239,6 +244,7 @@ export function parseInlineXbrl(
   let inDenominator = false;
   let sawIx = false;
   let mark: () => TextMark = () => ({});
+  const tooDeep: RefusedFact[] = [];
   const shownHidden = new Map<string, Accumulator & { start: TextMark; end?: TextMark }>();
 
   const resolve = (scope: Scope, qname: string): [string, string] | undefined => {
@@ -300,6 +306,7 @@ export function parseInlineXbrl(
   function showHidden(style: string, entry: Entry) {
     const id = /-sec-ix-hidden\s*:\s*([^;\s]+)/.exec(style)?.[1];
     if (id === undefined || shownHidden.has(id)) return;
+    if (open.length >= MAX_OPEN_ELEMENTS || shownHidden.size >= limits.maxFacts) return;
     const acc: Accumulator & { start: TextMark; end?: TextMark } = {
       ...newAcc(excludeDepth, 1_000),
       start: mark(),
@@ -319,6 +326,17 @@ export function parseInlineXbrl(
         factElements++;
         if (factElements > limits.maxFacts) return;
         const numeric = local === 'nonfraction';
+        // Every text node is added to each open fact: nesting is bounded so that cost stays
+        // linear in the file (real filings nest a text block or two around their numbers).
+        if (open.length >= MAX_OPEN_ELEMENTS) {
+          tooDeep.push({
+            id: attrs.id ?? null,
+            concept: attrs.name ?? null,
+            type: FactRefusalType.TooDeeplyNested,
+            message: `More than ${MAX_OPEN_ELEMENTS} facts and continuations are open around this one`,
+          });
+          return;
+        }
         const f: FactBuilder = {
           kind: 'fact',
           seq: facts.length,
@@ -346,6 +364,7 @@ export function parseInlineXbrl(
           continuedAt: attrs.continuedat,
           ...newAcc(excludeDepth, limits.maxTextValue),
         };
+        if (open.length >= MAX_OPEN_ELEMENTS) return; // its facts find it missing
         if (c.id && !continuations.has(c.id)) continuations.set(c.id, c);
         open.push(c);
         entry.onClose = () => {
@@ -454,7 +473,7 @@ export function parseInlineXbrl(
   return { status: 'facts', pages, factElements, issues, ...finish() };
 
   function finish(): { facts: InlineFact[]; refused: RefusedFact[]; dei: DeiSummary } {
-    const refused: RefusedFact[] = [];
+    const refused: RefusedFact[] = [...tooDeep];
     const out: InlineFact[] = [];
     const refuse = (f: FactBuilder, type: FactRefusalType, message: string) =>
       refused.push({ id: f.attrs.id ?? null, concept: f.attrs.name ?? null, type, message });
