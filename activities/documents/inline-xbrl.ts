@@ -140,6 +140,9 @@ export type InlineXbrlResult = {
   | { status: 'facts'; facts: InlineFact[]; refused: RefusedFact[]; dei: DeiSummary }
 );
 
+/** Namespace prefixes in scope at once, at most (real filings declare a few dozen). */
+const MAX_PREFIXES = 1_000;
+
 /** Facts, continuations and -sec-ix-hidden displays open at once, at most. */
 export const MAX_OPEN_ELEMENTS = 32;
 
@@ -261,7 +264,9 @@ export function parseInlineXbrl(
         const parent = stack[stack.length - 1]?.scope ?? rootScope;
         let scope = parent;
         for (const k in attrs) {
-          if (k === 'xmlns' || k.startsWith('xmlns:')) {
+          // Scopes are copied per declaring element: a hostile file declaring thousands of
+          // prefixes would make that quadratic, so past MAX_PREFIXES declarations are ignored.
+          if ((k === 'xmlns' || k.startsWith('xmlns:')) && scope.size < MAX_PREFIXES) {
             if (scope === parent) scope = new Map(parent);
             scope.set(k === 'xmlns' ? '' : k.slice(6), attrs[k] ?? '');
           }
@@ -271,13 +276,14 @@ export function parseInlineXbrl(
         const style = attrs.style;
         if (style !== undefined && style.includes('-sec-ix-hidden')) showHidden(style, entry);
         const colon = name.indexOf(':');
-        if (colon < 0) return;
-        const ns = scope.get(name.slice(0, colon));
-        const local = name.slice(colon + 1);
-        if (ns !== undefined && IX_NS.has(ns)) {
-          sawIx = true;
-          openIx(local, attrs, entry);
-        } else if (ns === XBRLI_NS || ns === XBRLDI_NS) openXbrli(local, attrs, entry);
+        if (colon >= 0) {
+          const ns = scope.get(name.slice(0, colon));
+          const local = name.slice(colon + 1);
+          if (ns !== undefined && IX_NS.has(ns)) {
+            sawIx = true;
+            openIx(local, attrs, entry);
+          } else if (ns === XBRLI_NS || ns === XBRLDI_NS) openXbrli(local, attrs, entry);
+        }
         if (selfClosing) {
           const close = entry.onClose;
           entry.onClose = undefined;
