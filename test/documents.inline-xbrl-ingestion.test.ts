@@ -126,6 +126,30 @@ describe('inline XBRL ingestion', () => {
     expect((await loadPages(db(), OTHER_ORG, 'mini-text-only')).length).toBe(2);
   });
 
+  it('removes facts an earlier attempt wrote when the document is refused for good', async () => {
+    const html =
+      '<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><body><p> </p></body></html>';
+    await storeDocument(db(), {
+      id: 'refused-filing',
+      idIsExplicit: true,
+      orgId: ORG,
+      title: 'refused',
+      docType: null,
+      mimeType: 'text/html',
+      bytes: new TextEncoder().encode(html),
+    });
+    const parsed = parseInlineXbrl(readFileSync(MINI, 'utf8'));
+    if (parsed.status !== 'facts') throw new Error('mini fixture has facts');
+    await replaceFilingFacts(db(), ORG, 'refused-filing', { ...parsed, reason: null });
+    const activities = createDocumentActivities(db(), { timeLimitMs: 60_000, maxMemoryMb: 1024 });
+    const err = await new MockActivityEnvironment()
+      .run(activities.ingestDocument, { orgId: ORG, documentId: 'refused-filing' })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ type: 'EmptyDocument', nonRetryable: true });
+    expect(await getFilingFactSet(db(), ORG, 'refused-filing')).toBeUndefined();
+    expect(await queryFilingFacts(db(), ORG, 'refused-filing', { dimensions: 'any' })).toEqual([]);
+  });
+
   it('prints facts from the CLI: npm run cli -- facts --org ORG --doc DOC --concept C --period P', async () => {
     let stdout = '';
     const context = (json: boolean): CliContext => ({
