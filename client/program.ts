@@ -11,6 +11,7 @@ import { registerRunsCommands } from './commands/runs';
 import { registerReplayCommand } from './commands/replay';
 import { registerCostsCommand } from './commands/costs';
 import { registerQueuesCommand } from './commands/queues';
+import { registerFactsCommand } from './commands/facts';
 
 /**
  * Runs one command's body with a context made for this invocation (honouring the global
@@ -58,5 +59,6 @@ export function buildProgram(makeContext: (json: boolean) => CliContext = proces
   registerReplayCommand(program, run);
   registerCostsCommand(program, run);
   registerQueuesCommand(program, run);
+  registerFactsCommand(program, run);
   return program;
 }

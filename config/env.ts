@@ -144,6 +144,9 @@ const EnvSchema = z.object({
   // limit the document is refused (ExtractionLimitExceeded) and nothing of it is stored.
   DOCUMENT_EXTRACT_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   DOCUMENT_EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(2048),
+  // Inline XBRL facts read from one HTML filing (real 10-Ks carry a few thousand); a filing with
+  // more is ingested as text only, the reason recorded on its fact set.
+  DOCUMENT_MAX_FACTS: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema> & { embeddedDatabase: boolean };

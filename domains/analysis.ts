@@ -20,6 +20,7 @@ export const analysisDomain: DomainModule = {
     ...createDocumentActivities(database.db, {
       timeLimitMs: cfg.DOCUMENT_EXTRACT_TIME_LIMIT_MS,
       maxMemoryMb: cfg.DOCUMENT_EXTRACT_MEMORY_MB,
+      maxFacts: cfg.DOCUMENT_MAX_FACTS,
     }),
     ...createIdentityActivities({ secret: decisionSecret(cfg) }),
   }),

@@ -9,6 +9,7 @@ import {
   storedPageCount,
   type PageWithChunks,
 } from '../../db/repositories/documents';
+import { discardFilingFacts, replaceFilingFacts } from '../../db/repositories/filing-facts';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
 import type { IngestInput, IngestResult } from '../../workflows/ingestion.contract';
 import { chunkPage } from './chunking';
@@ -67,7 +68,7 @@ export function createDocumentActivities(
           () => heartbeat({ phase: 'extract', ...progress }),
           EXTRACT_HEARTBEAT_MS,
         );
-        const { pageCount, pages } = await extractPagesIsolated(
+        const { pageCount, pages, inlineXbrl } = await extractPagesIsolated(
           { mimeType: doc.mimeType, bytes: new Uint8Array(bytes), fromPage: resumedFrom },
           limits,
           {
@@ -96,15 +97,46 @@ export function createDocumentActivities(
           });
           if (Context.current().cancellationSignal.aborted) throw new Error('ingestion cancelled');
         }
-        const seconds = (Date.now() - started) / 1000;
-        await setDocumentStatus(db, orgId, documentId, {
-          status: 'ready',
+        let seconds = 0;
+        const markReady = (tx: Db) => {
+          seconds = (Date.now() - started) / 1000;
+          return setDocumentStatus(tx, orgId, documentId, {
+            status: 'ready',
+            pageCount,
+            pagesDone: pageCount,
+            ingestedAt: new Date(),
+            ingestMs: Math.round(seconds * 1000),
+          });
+        };
+        // A filing's facts (or why it is text only) replace any earlier attempt's, and the
+        // document turns ready, in one transaction: a ready filing has its whole fact set, and
+        // a retry after a crash writes the same set again, never a second one.
+        if (inlineXbrl)
+          await replaceFilingFacts(
+            db,
+            orgId,
+            documentId,
+            inlineXbrl.status === 'facts'
+              ? { ...inlineXbrl, reason: null }
+              : {
+                  status: 'text-only',
+                  reason: inlineXbrl.reason,
+                  factElements: inlineXbrl.factElements,
+                  facts: [],
+                  refused: [],
+                  dei: {},
+                  issues: [],
+                },
+            markReady,
+          );
+        else await markReady(db);
+        log.info('document ingested', {
+          documentId,
           pageCount,
-          pagesDone: pageCount,
-          ingestedAt: new Date(),
-          ingestMs: Math.round(seconds * 1000),
+          seconds,
+          facts: inlineXbrl?.status === 'facts' ? inlineXbrl.facts.length : undefined,
+          factsReason: inlineXbrl?.status === 'text-only' ? inlineXbrl.reason : undefined,
         });
-        log.info('document ingested', { documentId, pageCount, seconds });
         return {
           documentId,
           status: 'ready',
@@ -119,6 +151,7 @@ export function createDocumentActivities(
           'nonRetryable' in err &&
           (err as { nonRetryable?: boolean }).nonRetryable;
         if (permanent) {
+          await discardFilingFacts(db, orgId, documentId);
           await discardPages(db, orgId, documentId);
           await setDocumentStatus(db, orgId, documentId, {
             status: 'failed',

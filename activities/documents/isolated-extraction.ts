@@ -2,17 +2,24 @@ import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { ErrorType } from '../../workflows/errors';
-import { ExtractionRefusal, type ExtractedPages } from './page-extraction';
+import { ExtractionRefusal, type ExtractedPages, type InlineXbrlExtract } from './page-extraction';
 
 export interface ExtractionJob {
   mimeType: string;
   bytes: Uint8Array;
   fromPage: number;
+  /** Inline XBRL facts read at most (see ExtractionLimits.maxFacts). */
+  maxFacts?: number;
 }
 
 export type ExtractionMessage =
   | { kind: 'progress'; done: number; total: number }
-  | { kind: 'done'; pageCount: number; pages: { page: number; text: string }[] }
+  | {
+      kind: 'done';
+      pageCount: number;
+      pages: { page: number; text: string }[];
+      inlineXbrl?: InlineXbrlExtract;
+    }
   | { kind: 'refused'; errorType: ErrorType; message: string }
   | { kind: 'failed'; message: string };
 
@@ -21,6 +28,8 @@ export interface ExtractionLimits {
   timeLimitMs: number;
   /** The thread's V8 heap; a file that needs more is refused. */
   maxMemoryMb: number;
+  /** Inline XBRL facts read per HTML filing; past it the filing is text only, with the reason. */
+  maxFacts?: number;
 }
 
 /** Under tsx or ts-jest the sources are .ts: the thread registers tsx before loading its entry. */
@@ -117,7 +126,15 @@ export function extractPagesIsolated(
     worker.on('message', (m: ExtractionMessage) => {
       if (m.kind === 'progress') onProgress?.(m.done, m.total);
       else if (m.kind === 'done')
-        finish(() => resolve({ pageCount: m.pageCount, pages: m.pages }), true);
+        finish(
+          () =>
+            resolve(
+              m.inlineXbrl
+                ? { pageCount: m.pageCount, pages: m.pages, inlineXbrl: m.inlineXbrl }
+                : { pageCount: m.pageCount, pages: m.pages },
+            ),
+          true,
+        );
       else if (m.kind === 'refused')
         finish(() => reject(new ExtractionRefusal(m.errorType, m.message)), true);
       else finish(() => reject(new Error(`Text extraction failed: ${m.message}`)));
@@ -137,6 +154,6 @@ export function extractPagesIsolated(
     worker.on('exit', (code) =>
       finish(() => reject(new Error(`Text extraction thread exited (code ${code})`))),
     );
-    worker.postMessage(job);
+    worker.postMessage(limits.maxFacts === undefined ? job : { ...job, maxFacts: limits.maxFacts });
   });
 }

@@ -13,10 +13,19 @@ const post = (m: ExtractionMessage) => port.postMessage(m);
 // One job at a time (the parent sends the next only after this one's answer); the thread is
 // kept warm between jobs so pdf.js loads once.
 port.on('message', (job: ExtractionJob) => {
-  extractPages(job.mimeType, job.bytes, job.fromPage, (done, total) =>
-    post({ kind: 'progress', done, total }),
+  extractPages(
+    job.mimeType,
+    job.bytes,
+    job.fromPage,
+    (done, total) => post({ kind: 'progress', done, total }),
+    { maxFacts: job.maxFacts },
   ).then(
-    (r) => post({ kind: 'done', pageCount: r.pageCount, pages: r.pages }),
+    (r) =>
+      post(
+        r.inlineXbrl
+          ? { kind: 'done', pageCount: r.pageCount, pages: r.pages, inlineXbrl: r.inlineXbrl }
+          : { kind: 'done', pageCount: r.pageCount, pages: r.pages },
+      ),
     (err: unknown) =>
       post(
         err instanceof ExtractionRefusal

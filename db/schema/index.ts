@@ -12,3 +12,4 @@ export * from './gateway-plans';
 export * from './requests';
 export * from './bank-lines';
 export * from './reconciliation';
+export * from './filing-facts';
