@@ -215,6 +215,21 @@ describe('a PDF/A-3 invoice is read from its XML and checked against its page', 
     });
   });
 
+  it('sees the number and total through a layout that split them into cells', async () => {
+    const xml = ciiInvoice({ ...TWO_RATES, number: 'test decimal 1' });
+    const ex = await read(
+      await pdfInvoice(
+        ['Factura n.º: test decimal     1   Fecha 2026-03-02', 'Total con IVA:   1     477,11 €'],
+        [{ name: 'factur-x.xml', xml }],
+      ),
+    );
+    expect(ex.structured!.crossCheck).toMatchObject({
+      status: 'agrees',
+      invoiceNumberOnPage: true,
+      grossOnPage: true,
+    });
+  });
+
   it('goes to a person with both values when the page shows another total', async () => {
     const ex = await read(
       await pdfInvoice(page('1.478,11'), [{ name: 'factur-x.xml', xml: ciiInvoice(TWO_RATES) }]),

@@ -28,11 +28,12 @@ export function crossCheckVisibleText(
   const grossCents = toCents(invoice.totals.gross);
   const grossOnPage =
     grossCents !== null &&
-    text
+    (text
       .split(/\r?\n/)
       .some((line) =>
         amountsIn(line).some((a) => a.cents === grossCents || a.cents === -grossCents),
-      );
+      ) ||
+      printedGrouped(text, grossCents < 0n ? -grossCents : grossCents));
   const problems = [
     numberOnPage ? null : `the page does not show the XML's invoice number ${number ?? '(none)'}`,
     grossOnPage
@@ -49,12 +50,30 @@ export function crossCheckVisibleText(
   };
 }
 
-/** The invoice number as a whole token of the text; spaces inside either are ignored. */
+/**
+ * The invoice number as a whole token of the text. Whitespace is not part of the comparison:
+ * a page layout may split "test decimal 1" into cells or break "RE 2024 001" differently.
+ */
 function containsToken(text: string, token: string): boolean {
   const chars = [...token.replace(/\s+/g, '')];
   if (chars.length === 0) return false;
-  const body = chars.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s?');
+  const body = chars.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*');
   return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/**
+ * An amount printed with its thousands groups apart — "10 555,30", "10.555,30", "10'555.30",
+ * or split into cells by the layout ("10   555,30") — matched digit group by digit group, with
+ * exactly its two decimals.
+ */
+function printedGrouped(text: string, cents: bigint): boolean {
+  const units = (cents / 100n).toString();
+  const dec = (cents % 100n).toString().padStart(2, '0');
+  const groups: string[] = [];
+  for (let end = units.length; end > 0; end -= 3)
+    groups.unshift(units.slice(Math.max(0, end - 3), end));
+  const body = groups.join("[\\s.,'’\u00a0\u202f]*");
+  return new RegExp(`(?<![\\d.,])${body}\\s*[.,]\\s*${dec}(?!\\d)`).test(text);
 }
 
 /** A decimal with at most two places as hundredths; finer amounts cannot match a page. */
