@@ -14,6 +14,7 @@ import {
   replaceFilingFacts,
 } from '../db/repositories/filing-facts';
 import { parseInlineXbrl } from '../activities/documents/inline-xbrl';
+import { READ_TOOLS } from '../activities/agent-runs/tools/read-tools';
 import { FIXTURES, ORG, OTHER_ORG } from './support/fixtures';
 import { useSeededWorker } from './support/seeded-worker';
 
@@ -148,6 +149,39 @@ describe('inline XBRL ingestion', () => {
     expect(err).toMatchObject({ type: 'EmptyDocument', nonRetryable: true });
     expect(await getFilingFactSet(db(), ORG, 'refused-filing')).toBeUndefined();
     expect(await queryFilingFacts(db(), ORG, 'refused-filing', { dimensions: 'any' })).toEqual([]);
+  });
+
+  it('answers the filing_facts read tool with located facts, and says when a document has none', async () => {
+    await ingestFile(env.deps(), { orgId: ORG, path: MINI, id: 'mini-10k' });
+    const out = await READ_TOOLS.filing_facts(db(), ORG, {
+      documentId: 'mini-10k',
+      concept: 'Revenues',
+      period: '2024',
+      dimensions: 'none',
+      limit: 50,
+    });
+    expect(out).toMatchObject({
+      status: 'facts',
+      reason: null,
+      dei: { registrantName: 'Mini Corp', fiscalYearFocus: '2024' },
+      facts: [{ factId: 'f10', concept: 'us-gaap:Revenues', value: '1234500000' }],
+    });
+    expect(await located(ORG, 'mini-10k', out.facts[0]!)).toBe('1,234.5');
+    await expect(
+      READ_TOOLS.filing_facts(db(), ORG, {
+        documentId: 'mini-10k',
+        period: 'last year',
+        dimensions: 'none',
+        limit: 50,
+      }),
+    ).rejects.toThrow(/period last year/);
+    await expect(
+      READ_TOOLS.filing_facts(db(), OTHER_ORG, {
+        documentId: 'mini-10k',
+        dimensions: 'none',
+        limit: 5,
+      }),
+    ).rejects.toThrow(/unknown document mini-10k in org globex/);
   });
 
   it('prints facts from the CLI: npm run cli -- facts --org ORG --doc DOC --concept C --period P', async () => {

@@ -397,6 +397,52 @@ export const TOOL_DEFINITIONS = {
       accounts: z.array(z.object({ bankAccountId: z.string(), ledgerAccountId: z.string() })),
     }),
   },
+  filing_facts: {
+    kind: 'read',
+    description:
+      "The inline XBRL facts of an ingested SEC filing (10-K, 10-Q): by concept (`us-gaap:Revenues` or a local name), period (`2024`, `2024-09-28`, `2023-10-01..2024-09-28`) and dimensions (company totals unless `any`). Each fact has its exact decimal value, unit, decimals, period, dimensions, and the page and character offsets of the number as printed, so it can be cited like a text span. The filing's dei facts name the filer and fiscal period.",
+    input: z
+      .object({
+        documentId: Id,
+        concept: z.string().min(1).max(300).optional(),
+        period: z.string().min(4).max(40).optional(),
+        dimensions: z.enum(['none', 'any']).default('none'),
+        limit: z.number().int().min(1).max(200).default(50),
+      })
+      .strict(),
+    output: z.object({
+      documentId: z.string(),
+      /** `facts` when the filing's facts are stored, `text-only` (with the reason), or null. */
+      status: z.enum(['facts', 'text-only']).nullable(),
+      reason: z.string().nullable(),
+      dei: z.record(z.string(), z.string()),
+      facts: z.array(
+        z.object({
+          factId: z.string(),
+          concept: z.string(),
+          value: z.string().nullable(),
+          unit: z.string().nullable(),
+          decimals: z.string().nullable(),
+          period: z.object({
+            type: z.enum(['instant', 'duration', 'forever']),
+            start: z.string().nullable(),
+            end: z.string().nullable(),
+          }),
+          dimensions: z.array(
+            z.object({
+              dimension: z.string(),
+              member: z.string().optional(),
+              typedValue: z.string().optional(),
+            }),
+          ),
+          displayedText: z.string(),
+          location: z
+            .object({ page: z.number().int(), start: z.number().int(), end: z.number().int() })
+            .nullable(),
+        }),
+      ),
+    }),
+  },
   bill_read: {
     kind: 'read',
     description:

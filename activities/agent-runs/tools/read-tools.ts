@@ -17,6 +17,11 @@ import {
   searchChunks,
 } from '../../../db/repositories/documents';
 import { readBillDocument } from '../../bills/read-bill';
+import {
+  FactPeriodQuery,
+  getFilingFactSet,
+  queryFilingFacts,
+} from '../../../db/repositories/filing-facts';
 import { trialBalance } from '../../../db/repositories/ledger';
 import { getPaymentTerms, getVendor, paidOnBill } from '../../../db/repositories/master-data';
 import { ErrorType, permanentFailure } from '../../../workflows/errors';
@@ -249,7 +254,51 @@ const billRead: Impl<'bill_read'> = async (db, orgId, { documentId }) => {
   return { documentId, ...read };
 };
 
+/** A filing's inline XBRL facts, each with where its number is printed (a citable fact). */
+const filingFactsTool: Impl<'filing_facts'> = async (db, orgId, input) => {
+  const doc = await getDocument(db, orgId, input.documentId);
+  if (!doc)
+    throw permanentFailure(
+      ErrorType.UnknownEntity,
+      `unknown document ${input.documentId} in org ${orgId}`,
+    );
+  const set = await getFilingFactSet(db, orgId, input.documentId);
+  if (input.period !== undefined && !FactPeriodQuery.safeParse(input.period).success)
+    throw permanentFailure(
+      ErrorType.InvalidToolInput,
+      `period ${input.period}: a year (2024), a day (2024-09-28) or a range (2023-10-01..2024-09-28)`,
+    );
+  const facts = set
+    ? await queryFilingFacts(db, orgId, input.documentId, {
+        concept: input.concept,
+        period: input.period,
+        dimensions: input.dimensions,
+        limit: input.limit,
+      })
+    : [];
+  return {
+    documentId: input.documentId,
+    status: set?.status ?? null,
+    reason: set?.reason ?? (set ? null : 'the document has no inline XBRL facts'),
+    dei: Object.fromEntries(
+      Object.entries(set?.dei ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ),
+    facts: facts.map((f) => ({
+      factId: f.factId,
+      concept: f.concept,
+      value: f.value,
+      unit: f.unit,
+      decimals: f.decimals,
+      period: f.period,
+      dimensions: f.dimensions,
+      displayedText: f.displayedText,
+      location: f.location,
+    })),
+  };
+};
+
 export const READ_TOOLS: { [N in ReadToolName]: Impl<N> } = {
+  filing_facts: filingFactsTool,
   master_data_search: masterDataSearch,
   trial_balance: trialBalanceTool,
   bank_accounts_list: bankAccountsList,
