@@ -141,33 +141,7 @@ export async function extractPdfText(
     throw new PdfTextError('EMPTY', 'PDF is empty (0 bytes)');
   }
   const fromPage = normalizeFromPage(opts.fromPage);
-  const runtime = await loadRuntime();
-
-  // pdf.js keeps (and may transfer) the buffer it is given and rejects Node
-  // Buffers; a private copy in its own realm avoids all of that.
-  const data = new runtime.Bytes(bytes.byteLength);
-  data.set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-
-  const loadingTask = runtime.pdfjs.getDocument({
-    data,
-    // An empty user password is tried by pdf.js itself; a missing onPassword
-    // handler turns "a real password is needed" into a rejected promise.
-    isEvalSupported: false,
-    useSystemFonts: false,
-    disableFontFace: true,
-    verbosity: 0,
-    cMapUrl: runtime.cMapUrl,
-    cMapPacked: true,
-    standardFontDataUrl: runtime.standardFontDataUrl,
-  });
-
-  let doc: PdfDocument;
-  try {
-    doc = await loadingTask.promise;
-  } catch (err) {
-    await loadingTask.destroy().catch(() => undefined);
-    throw toOpenError(err);
-  }
+  const doc = await openPdf(bytes);
 
   try {
     const pageCount = doc.numPages;
@@ -192,6 +166,33 @@ export async function extractPdfText(
     return { pageCount, pages };
   } finally {
     await doc.destroy().catch(() => undefined);
+  }
+}
+
+/** Opens a PDF with pdf.js, or throws the typed PdfTextError of why it does not open. */
+async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+  const runtime = await loadRuntime();
+  // pdf.js keeps (and may transfer) the buffer it is given and rejects Node
+  // Buffers; a private copy in its own realm avoids all of that.
+  const data = new runtime.Bytes(bytes.byteLength);
+  data.set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const loadingTask = runtime.pdfjs.getDocument({
+    data,
+    // An empty user password is tried by pdf.js itself; a missing onPassword
+    // handler turns "a real password is needed" into a rejected promise.
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+    cMapUrl: runtime.cMapUrl,
+    cMapPacked: true,
+    standardFontDataUrl: runtime.standardFontDataUrl,
+  });
+  try {
+    return await loadingTask.promise;
+  } catch (err) {
+    await loadingTask.destroy().catch(() => undefined);
+    throw toOpenError(err);
   }
 }
 
@@ -611,23 +612,7 @@ export async function extractPdfAttachments(
   maxBytes = 10 * 1024 * 1024,
 ): Promise<PdfAttachment[]> {
   if (bytes.byteLength === 0) throw new PdfTextError('EMPTY', 'PDF is empty (0 bytes)');
-  const runtime = await loadRuntime();
-  const data = new runtime.Bytes(bytes.byteLength);
-  data.set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  const loadingTask = runtime.pdfjs.getDocument({
-    data,
-    isEvalSupported: false,
-    useSystemFonts: false,
-    disableFontFace: true,
-    verbosity: 0,
-  });
-  let doc: PdfDocument;
-  try {
-    doc = await loadingTask.promise;
-  } catch (err) {
-    await loadingTask.destroy().catch(() => undefined);
-    throw toOpenError(err);
-  }
+  const doc = await openPdf(bytes);
   try {
     const found = ((await doc.getAttachments()) ?? {}) as Record<
       string,
