@@ -1,0 +1,233 @@
+ALTER TABLE "audit_log" DROP CONSTRAINT "audit_log_idempotency_key_unique";--> statement-breakpoint
+CREATE UNIQUE INDEX "audit_log_org_idempotency_key" ON "audit_log" USING btree ("org_id","idempotency_key");--> statement-breakpoint
+-- Issue 25 (Books, second audit).
+--
+-- Item 2: audit idempotency keys are unique per org (above), and every audit insert goes through
+-- audit_append: a retry that writes the very same row again is a no-op, but a key already held
+-- by a DIFFERENT row (another subject, event, actor or payload) is an error that aborts the
+-- transaction — the change being audited never commits without its row. Before, the triggers
+-- inserted with ON CONFLICT DO NOTHING on a global key, so a row pre-claimed under the key a
+-- trigger would use (even from another org) silently dropped the real one.
+--
+-- Concurrency: ON CONFLICT waits for a concurrent insert of the same (org, key) to commit or
+-- roll back; the SELECT that follows is a new statement, so under READ COMMITTED it sees that
+-- row when it committed.
+CREATE OR REPLACE FUNCTION audit_append(
+  p_org text, p_subject_type text, p_subject_id text, p_event text, p_key text, p_actor text,
+  p_payload jsonb
+) RETURNS boolean
+LANGUAGE plpgsql SET search_path = public, pg_temp AS $$
+DECLARE
+  v_id bigint;
+  e audit_log%ROWTYPE;
+BEGIN
+  INSERT INTO audit_log (org_id, subject_type, subject_id, event, idempotency_key, actor, payload)
+  VALUES (p_org, p_subject_type, p_subject_id, p_event, p_key, p_actor, coalesce(p_payload, 'null'::jsonb))
+  ON CONFLICT (org_id, idempotency_key) DO NOTHING
+  RETURNING id INTO v_id;
+  IF v_id IS NOT NULL THEN
+    RETURN true;
+  END IF;
+  SELECT * INTO e FROM audit_log WHERE org_id = p_org AND idempotency_key = p_key;
+  IF NOT FOUND THEN
+    -- Only reachable if the conflicting row vanished, which the append-only trigger forbids.
+    RAISE EXCEPTION 'audit row % in org % neither inserted nor found', p_key, p_org
+      USING ERRCODE = 'unique_violation', CONSTRAINT = 'audit_log_org_idempotency_key';
+  END IF;
+  IF (e.subject_type, e.subject_id, e.event, e.actor, e.payload)
+     IS DISTINCT FROM (p_subject_type, p_subject_id, p_event, p_actor, coalesce(p_payload, 'null'::jsonb)) THEN
+    RAISE EXCEPTION 'audit idempotency key % in org % already holds a different row (id %, % %/% by %)',
+      p_key, p_org, e.id, e.event, e.subject_type, e.subject_id, e.actor
+      USING ERRCODE = 'unique_violation', CONSTRAINT = 'audit_log_org_idempotency_key';
+  END IF;
+  RETURN false;
+END;
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION audit_append(text, text, text, text, text, text, jsonb) FROM PUBLIC;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION audit_append(text, text, text, text, text, text, jsonb) TO countersign_runtime;
+--> statement-breakpoint
+-- The audit triggers, as last defined (0006, 0009, 0013), now appending through audit_append.
+CREATE OR REPLACE FUNCTION gateway_submission_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_actor text;
+  v_event text;
+  v_payload jsonb;
+  v_rev integer;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    v_event := 'submitted';
+    v_actor := CASE NEW.submitter_kind
+                 WHEN 'user' THEN 'user:' || NEW.submitter_user_id
+                 WHEN 'agent' THEN 'agent:' || coalesce(NEW.agent_type, '?') || ':' || NEW.agent_instance_id
+                 ELSE 'system' END;
+    v_payload := jsonb_build_object(
+      'kind', NEW.kind, 'status', NEW.status, 'source', NEW.source_ref, 'payload', NEW.payload,
+      'risk', jsonb_build_object('score', NEW.risk_score, 'lane', NEW.lane,
+                                 'requiredApprovals', NEW.required_approvals, 'rules', NEW.rules_fired));
+  ELSIF NEW.status IS DISTINCT FROM OLD.status THEN
+    SELECT max(revision) INTO v_rev FROM gateway_plan_revisions WHERE submission_id = NEW.id;
+    IF v_rev IS NOT NULL AND NEW.status IN ('applied', 'rejected') THEN
+      INSERT INTO gateway_approvals (submission_id, approver_user_id, decision, note, decided_at)
+      SELECT submission_id, approver_user_id, decision, note, decided_at
+        FROM gateway_plan_votes WHERE submission_id = NEW.id AND revision = v_rev
+      ON CONFLICT DO NOTHING;
+    END IF;
+    v_event := NEW.status;
+    v_actor := CASE NEW.status
+                 WHEN 'rejected' THEN coalesce((SELECT 'user:' || approver_user_id FROM gateway_approvals
+                                                 WHERE submission_id = NEW.id AND decision = 'reject'
+                                                 ORDER BY decided_at LIMIT 1), 'workflow')
+                 WHEN 'expired' THEN 'workflow'
+                 ELSE 'gateway' END;
+    v_payload := jsonb_build_object('from', OLD.status, 'status', NEW.status, 'error', NEW.error, 'result', NEW.result);
+    IF v_rev IS NOT NULL THEN
+      v_payload := v_payload || jsonb_build_object('revision', v_rev,
+        'planHash', (SELECT plan_hash FROM gateway_plan_revisions WHERE submission_id = NEW.id AND revision = v_rev));
+    END IF;
+  ELSE
+    RETURN NULL;
+  END IF;
+  PERFORM audit_append(NEW.org_id, 'gateway_submission', NEW.id, v_event, NEW.id || ':' || v_event, v_actor, v_payload);
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION gateway_plan_vote_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_org text;
+BEGIN
+  SELECT s.org_id INTO v_org FROM gateway_submissions s WHERE s.id = NEW.submission_id;
+  IF v_org IS NULL THEN
+    RETURN NULL;
+  END IF;
+  PERFORM audit_append(v_org, 'gateway_submission', NEW.submission_id, 'vote',
+         NEW.submission_id || ':vote:' ||
+           CASE WHEN NEW.revision = 0 THEN '' ELSE NEW.revision::text || ':' END || NEW.approver_user_id,
+         'user:' || NEW.approver_user_id,
+         jsonb_build_object('decision', NEW.decision, 'note', NEW.note, 'decidedAt', audit_canonical_time(NEW.decided_at),
+                            'revision', NEW.revision, 'planHash', NEW.plan_hash));
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION gateway_plan_revision_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  p gateway_plan_revisions%ROWTYPE;
+  v_org text;
+BEGIN
+  IF NEW.revision = 0 THEN
+    RETURN NULL;
+  END IF;
+  SELECT * INTO p FROM gateway_plan_revisions
+   WHERE submission_id = NEW.submission_id AND revision = NEW.revision - 1;
+  SELECT s.org_id INTO v_org FROM gateway_submissions s WHERE s.id = NEW.submission_id;
+  IF v_org IS NULL THEN
+    RETURN NULL;
+  END IF;
+  PERFORM audit_append(v_org, 'gateway_submission', NEW.submission_id, 'replanned:' || NEW.revision,
+         NEW.submission_id || ':replanned:' || NEW.revision, 'gateway',
+         jsonb_build_object(
+           'from', jsonb_build_object('revision', p.revision, 'planHash', p.plan_hash, 'lane', p.lane),
+           'to', jsonb_build_object('revision', NEW.revision, 'planHash', NEW.plan_hash, 'lane', NEW.lane,
+                                    'risk', NEW.risk)));
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION gateway_grant_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_row memberships%ROWTYPE;
+  v_event text;
+  v_submission text;
+BEGIN
+  IF TG_OP = 'DELETE' THEN v_row := OLD; v_event := 'revoked'; ELSE v_row := NEW; v_event := 'granted'; END IF;
+  v_submission := gateway_context_submission(v_row.org_id);
+  PERFORM audit_append(v_row.org_id, 'membership', v_row.user_id, v_event,
+          v_submission || ':membership:' || v_row.user_id || ':' || v_row.role || ':' || v_event,
+          'gateway', jsonb_build_object('userId', v_row.user_id, 'role', v_row.role, 'submissionId', v_submission));
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION gateway_settings_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_submission text;
+BEGIN
+  v_submission := gateway_context_submission(NEW.org_id);
+  PERFORM audit_append(NEW.org_id, 'risk_settings', NEW.org_id, 'changed', v_submission || ':risk_settings',
+          'gateway', jsonb_build_object(
+            'before', CASE WHEN TG_OP = 'UPDATE' THEN jsonb_build_object(
+                        'moderateAmountMinor', OLD.moderate_amount_minor::text,
+                        'highAmountMinor', OLD.high_amount_minor::text,
+                        'highLaneApprovals', OLD.high_lane_approvals) END,
+            'after', jsonb_build_object(
+                        'moderateAmountMinor', NEW.moderate_amount_minor::text,
+                        'highAmountMinor', NEW.high_amount_minor::text,
+                        'highLaneApprovals', NEW.high_lane_approvals),
+            'submissionId', v_submission));
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION review_decision_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+  PERFORM audit_append(NEW.org_id, 'analysis_request', NEW.request_id, 'review_decision',
+          'analysis_request:' || NEW.org_id || ':' || NEW.request_id || ':review_decision',
+          'user:' || NEW.reviewer_id,
+          jsonb_build_object('decision', NEW.decision, 'note', NEW.note, 'corrections', NEW.corrections,
+                             'decidedAt', audit_canonical_time(NEW.decided_at)));
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION gateway_suspension_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+  PERFORM audit_append(NEW.org_id, 'gateway_submission', NEW.submission_id, 'suspended:' || NEW.suspension,
+          NEW.submission_id || ':suspended:' || NEW.suspension, 'workflow',
+          jsonb_build_object('step', NEW.step, 'error', NEW.error,
+                             'at', audit_canonical_time(NEW.suspended_at)));
+  PERFORM audit_append(NEW.org_id, 'gateway_submission', NEW.submission_id, 'resumed:' || NEW.suspension,
+          NEW.submission_id || ':resumed:' || NEW.suspension, 'user:' || NEW.resumed_by,
+          jsonb_build_object('step', NEW.step, 'note', NEW.note,
+                             'at', audit_canonical_time(NEW.resumed_at)));
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION api_key_audit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_org text := COALESCE(NEW.org_id, NEW.agent_org_id);
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    IF v_org IS NULL THEN
+      RAISE EXCEPTION 'API key % names no org to audit its issuance in', NEW.id
+        USING ERRCODE = 'not_null_violation';
+    END IF;
+    PERFORM audit_append(v_org, 'api_key', NEW.id, 'issued', 'api_key:' || NEW.id || ':issued',
+            'user:' || NEW.issued_by,
+            jsonb_build_object('principalKind', NEW.principal_kind, 'userId', NEW.user_id,
+                               'agentId', NEW.agent_id, 'label', NEW.label,
+                               'expiresAt', audit_canonical_time(NEW.expires_at)));
+  ELSIF OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL AND v_org IS NOT NULL THEN
+    PERFORM audit_append(v_org, 'api_key', NEW.id, 'revoked', 'api_key:' || NEW.id || ':revoked',
+            'user:' || COALESCE(NEW.revoked_by, 'unknown'),
+            jsonb_build_object('principalKind', NEW.principal_kind, 'userId', NEW.user_id,
+                               'agentId', NEW.agent_id,
+                               'revokedAt', audit_canonical_time(NEW.revoked_at)));
+  END IF;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+-- 0006's vote trigger was dropped in 0009; its function still inserted with a global key.
+DROP FUNCTION IF EXISTS gateway_vote_audit();
