@@ -231,3 +231,98 @@ $$;
 --> statement-breakpoint
 -- 0006's vote trigger was dropped in 0009; its function still inserted with a global key.
 DROP FUNCTION IF EXISTS gateway_vote_audit();
+--> statement-breakpoint
+-- Item 1: the runtime role cannot approve its own writes.
+--
+-- A 'system' submission carries no approvals (there is no approver when an org is created), so
+-- only the seeding path may register or apply one, and the seeding path connects as the
+-- database owner (the migration role; applySystemWrites uses the owner's connection). The
+-- session's login role decides, not current_user: inside SECURITY DEFINER code current_user is
+-- the owner, and the runtime role cannot change its session user.
+CREATE OR REPLACE FUNCTION gateway_session_is_owner() RETURNS boolean
+LANGUAGE sql STABLE SET search_path = public, pg_temp AS $$
+  SELECT pg_has_role(session_user, c.relowner, 'MEMBER')
+    FROM pg_class c WHERE c.oid = 'public.gateway_submissions'::regclass
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION gateway_submission_system_guard() RETURNS trigger
+LANGUAGE plpgsql SET search_path = public, pg_temp AS $$
+BEGIN
+  IF NEW.submitter_kind = 'system' AND NOT gateway_session_is_owner() THEN
+    RAISE EXCEPTION 'gateway submission %: only the owner''s seeding path registers system submissions', NEW.id
+      USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'gateway_system_submitter';
+  END IF;
+  RETURN NEW;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER gateway_submissions_system_guard BEFORE INSERT ON gateway_submissions
+  FOR EACH ROW EXECUTE FUNCTION gateway_submission_system_guard();
+--> statement-breakpoint
+-- The gateway context opens only for a submission whose votes satisfy its lane, re-checked
+-- here from the rows rather than trusted from the submission: the required count is at least
+-- the lane's floor (moderate 1, high 2 — the floor gateway_submissions_lane_approvals holds
+-- for people and agents) for the higher of the submission's and the current revision's lane;
+-- only votes by people who hold an approving role (approver, admin, owner) in the submission's
+-- org at apply time count, never the submitter's or the operator's; any rejection closes it.
+-- A system submission opens it only in the owner's session (the seeding path); a system row
+-- registered by anyone else before this migration can no longer be applied.
+CREATE OR REPLACE FUNCTION gateway_begin_apply(p_submission text) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  s gateway_submissions%ROWTYPE;
+  r gateway_plan_revisions%ROWTYPE;
+  v_has_revision boolean;
+  v_lane_floor integer;
+  v_required integer;
+  v_approvals integer;
+  v_rejected boolean;
+BEGIN
+  SELECT * INTO s FROM gateway_submissions WHERE id = p_submission FOR UPDATE;
+  IF NOT FOUND OR s.status NOT IN ('approved', 'awaiting_approval') THEN
+    RETURN false;
+  END IF;
+  IF s.submitter_kind = 'system' THEN
+    IF NOT gateway_session_is_owner() THEN
+      RETURN false;
+    END IF;
+  ELSE
+    SELECT * INTO r FROM gateway_plan_revisions WHERE submission_id = p_submission
+     ORDER BY revision DESC LIMIT 1;
+    v_has_revision := FOUND;
+    v_lane_floor := CASE
+      WHEN 'high' IN (s.lane, r.lane) THEN 2
+      WHEN 'moderate' IN (s.lane, r.lane) THEN 1
+      ELSE 0 END;
+    v_required := greatest(s.required_approvals, coalesce(r.required_approvals, 0), v_lane_floor);
+    IF v_has_revision THEN
+      SELECT count(*) FILTER (WHERE v.decision = 'approve'
+                                AND v.approver_user_id IS DISTINCT FROM s.submitter_user_id
+                                AND v.approver_user_id IS DISTINCT FROM s.operator_user_id
+                                AND EXISTS (SELECT 1 FROM memberships m
+                                             WHERE m.org_id = s.org_id AND m.user_id = v.approver_user_id
+                                               AND m.role IN ('approver', 'admin', 'owner'))),
+             coalesce(bool_or(v.decision = 'reject'), false)
+        INTO v_approvals, v_rejected
+        FROM gateway_plan_votes v
+       WHERE v.submission_id = p_submission AND v.revision = r.revision AND v.plan_hash = r.plan_hash;
+    ELSE
+      SELECT count(*) FILTER (WHERE a.decision = 'approve'
+                                AND a.approver_user_id IS DISTINCT FROM s.submitter_user_id
+                                AND a.approver_user_id IS DISTINCT FROM s.operator_user_id
+                                AND EXISTS (SELECT 1 FROM memberships m
+                                             WHERE m.org_id = s.org_id AND m.user_id = a.approver_user_id
+                                               AND m.role IN ('approver', 'admin', 'owner'))),
+             coalesce(bool_or(a.decision = 'reject'), false)
+        INTO v_approvals, v_rejected
+        FROM gateway_approvals a WHERE a.submission_id = p_submission;
+    END IF;
+    IF v_rejected OR v_approvals < v_required THEN
+      RETURN false;
+    END IF;
+  END IF;
+  INSERT INTO gateway_apply_context (txid, submission_id, org_id)
+    VALUES (txid_current(), s.id, s.org_id) ON CONFLICT DO NOTHING;
+  RETURN true;
+END;
+$$;
