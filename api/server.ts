@@ -879,7 +879,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       method: 'get',
       path: '/v1/inbox',
       tags: ['sessions'],
-      summary: "The caller's task list across their orgs (approvals, reviews), with evidence",
+      summary: "The caller's task list in their key's org (approvals, reviews), with evidence",
       security: secured,
       responses: {
         200: ok('Task list', z.object({ userId: z.string(), items: z.array(InboxItemSchema) })),
@@ -892,7 +892,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
       return json(200, {
         userId: p.userId,
-        items: await inboxFor(inboxDeps, p.userId),
+        items: await inboxFor(inboxDeps, p.userId, p.orgId),
       });
     },
   );
@@ -910,7 +910,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         headers,
       });
     if (p.kind !== 'user') throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
-    const items = await inboxFor(inboxDeps, p.userId);
+    const items = await inboxFor(inboxDeps, p.userId, p.orgId);
     return new Response(renderInboxPage(p.userId, items), { status: 200, headers });
   });
 
@@ -920,8 +920,9 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     if (p.kind !== 'user')
       throw new HttpError(403, 'ActionNotPermitted', 'Metrics are read by an owner or admin');
     const readable: readonly string[] = ACTIONS.read_metrics;
+    // A person's key reads only the org it was issued for.
     const orgs = (await membershipsOf(deps.db, p.userId))
-      .filter((m) => m.roles.some((r) => readable.includes(r)))
+      .filter((m) => m.orgId === p.orgId && m.roles.some((r) => readable.includes(r)))
       .map((m) => m.orgId);
     if (orgs.length === 0)
       throw new HttpError(
