@@ -434,6 +434,8 @@ describe('HTTP API', () => {
       subjectId: id,
       userId: 'approver',
       decision: 'approve' as const,
+      // As the API signs it: with the roles it found (the Update's validator reads them).
+      roles: ['approver'],
     };
     expect(
       await failureOf(approve(signDecisionProof('not-the-server-secret-'.repeat(2), claims))),

@@ -53,6 +53,11 @@ export const DecisionClaimsSchema = z
     subjectId: z.string().min(1).max(400),
     userId: z.string().min(1).max(128),
     decision: z.enum(['approve', 'reject', 'correct']),
+    /**
+     * The person's roles in the org when the signer checked them (API, CLI, inbox): the
+     * approval Update's validator reads them to refuse a non-approver before history.
+     */
+    roles: z.array(z.string().min(1).max(32)).max(16).optional(),
     issuedAt: z.number().int(),
     expiresAt: z.number().int(),
   })
