@@ -38,7 +38,7 @@ import { authenticate, authenticatePrincipal, personOf, type Caller } from './au
 import { ACTIONS, mayDo, requireAction, type Action } from './authz';
 import { HttpError } from './http-error';
 import { inboxFor, InboxItemSchema } from './inbox/items';
-import { renderInboxPage, renderLoginPage } from './inbox/page';
+import { INBOX_SECURITY_HEADERS, renderInboxPage, renderLoginPage } from './inbox/page';
 import { microUsdToUsd, queueStats, renderMetrics } from './operations';
 import { ProblemSchema, PROBLEM_CONTENT_TYPE, problemResponse } from './problem';
 import {
@@ -898,7 +898,11 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
   );
 
   app.get('/inbox', async (c) => {
-    const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      ...INBOX_SECURITY_HEADERS,
+    };
     const p = await authenticatePrincipal(
       deps.db,
       { cookie: c.req.header('cookie') },

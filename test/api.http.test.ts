@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Database } from '../db/connection';
@@ -551,6 +552,35 @@ describe('HTTP API', () => {
     const state = await call('GET', res.headers.get('location') as string, CLERK);
     expect(state.status).toBe(200);
     expect(state.body).toMatchObject({ submissionId: gatewayWorkflowId(ORG, 'http-async') });
+  });
+
+  it('serves /inbox with a CSP that admits only its own hashed script and style, unframeable', async () => {
+    const res = await fetch(`${base}/inbox`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const directives = new Map(
+      csp.split(';').map((d) => {
+        const [name = '', ...values] = d.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(csp).not.toContain('unsafe-inline');
+    // Every inline script and style on the page is admitted by its hash, and nothing else is.
+    const hash = (t: string) =>
+      `'sha256-${createHash('sha256').update(t, 'utf8').digest('base64')}'`;
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]!));
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => hash(m[1]!));
+    expect(scripts).toHaveLength(1);
+    expect(directives.get('script-src')).toEqual(expect.arrayContaining(scripts));
+    expect(directives.get('style-src')).toEqual(styles);
+    expect(html).not.toMatch(/\son[a-z]+=|style="/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
   it('answers unknown routes and methods with typed errors', async () => {
