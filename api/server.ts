@@ -163,7 +163,7 @@ function toHttp(err: unknown, logger?: ApiDeps['logger']): HttpError {
   if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError) {
     if (/NotOpen$/.test(err.type) && /No open/.test(err.message))
       return new HttpError(404, 'NotFound', err.message);
-    const status = /NotAuthorized|SelfApproval|DecisionProof/.test(err.type) ? 403 : 409;
+    const status = /NotAuthorized|SelfApproval|SelfReview|DecisionProof/.test(err.type) ? 403 : 409;
     return new HttpError(status, err.type, err.message);
   }
   if (err instanceof Error && err.name === 'WorkflowNotFoundError')

@@ -252,7 +252,8 @@ describe('HTTP API', () => {
   });
 
   it('runs an analysis and takes a review as the authenticated reviewer', async () => {
-    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+    // The clerk asks; the reviewer, another person, reviews (four eyes: see the next test).
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, CLERK, {
       request: {
         requestId: 'http-a1',
         docIds: ['northwind-2024-10k'],
@@ -274,6 +275,29 @@ describe('HTTP API', () => {
     expect(byRita.body).toEqual({ accepted: true, outcome: 'approved' });
     expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a1`, RITA)).body).toMatchObject({
       review: { decision: 'approve', reviewer: 'rita' },
+    });
+  });
+
+  it('refuses a review by the person who requested the analysis', async () => {
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+      request: {
+        requestId: 'http-a-self',
+        docIds: ['northwind-2024-10k'],
+        queryType: 'risk_flag',
+        queryText: 'Going concern or liquidity concerns?',
+      },
+    });
+    expect(started.body).toMatchObject({ state: { status: 'awaiting_review' } });
+    const self = await call('POST', `/v1/orgs/${ORG}/analyses/http-a-self/review`, RITA, {
+      decision: 'approve',
+    });
+    expect(self.status).toBe(403);
+    expect(self.body.error).toMatchObject({
+      type: 'SelfReview',
+      message: 'User rita requested this analysis and may not review it',
+    });
+    expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a-self`, RITA)).body).toMatchObject({
+      status: 'awaiting_review',
     });
   });
 
@@ -484,7 +508,8 @@ describe('HTTP API', () => {
   });
 
   it('a review sent straight to Temporal without the platform’s proof is refused', async () => {
-    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+    // Asked by the clerk, so rita (the reviewer the proofs name) is not its requester.
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, CLERK, {
       request: {
         requestId: 'http-a2',
         docIds: ['northwind-2024-10k'],
