@@ -212,6 +212,41 @@ describe('gateway_begin_apply re-checks the votes against the lane', () => {
     expect(opened.rows[0]?.ok).toBe(false);
   });
 
+  it('refuses posting entries other than the approved plan’s, in the apply of an approved write', async () => {
+    const id = await pendingModerate();
+    await directGateway(database.db).vote(id, APPROVER_1, 'approve');
+    const before = await countEntries(database.db, ORG);
+    const { entry, lines } = entryJson('je-not-in-plan', id);
+    expect(
+      await refused(runtime, [
+        `select gateway_begin_apply('${id}')`,
+        `select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`,
+        `update gateway_submissions set status = 'applied' where id = '${id}'`,
+      ]),
+    ).toMatchObject({
+      code: '42501',
+      constraint: 'gateway_plan_entry',
+      message: `posting refused: entry je-not-in-plan is not in the approved plan of submission ${id}`,
+    });
+    // The planned entry's id with other amounts is refused the same way, by the set-based path too.
+    const planned = await runtime.query<{ entry_id: string }>(
+      `select plan->'entries'->0->>'entryId' as entry_id from gateway_plan_revisions where submission_id = $1 order by revision desc limit 1`,
+      [id],
+    );
+    const entryId = planned.rows[0]?.entry_id ?? '';
+    const batch = entryJson(entryId, id, 51);
+    const batchLines = JSON.stringify(
+      (JSON.parse(batch.lines) as object[]).map((l) => ({ ...l, entry_id: entryId, org_id: ORG })),
+    );
+    expect(
+      await refused(runtime, [
+        `select gateway_begin_apply('${id}')`,
+        `select ledger_post_entries('[${batch.entry}]'::jsonb, '${batchLines}'::jsonb)`,
+      ]),
+    ).toMatchObject({ code: '42501', constraint: 'gateway_plan_entry' });
+    expect(await countEntries(database.db, ORG)).toBe(before);
+  });
+
   it('still opens for a real approver of the org', async () => {
     const id = await pendingModerate();
     await directGateway(database.db).vote(id, APPROVER_1, 'approve');

@@ -326,3 +326,106 @@ BEGIN
   RETURN true;
 END;
 $$;
+--> statement-breakpoint
+-- Posting compares what is posted with the plan the approvers were shown: an entry posted for
+-- a submission that has plan revisions must be one of the current revision's entries — same
+-- entry id and date, and the same lines (account, currency, debit, credit) — or it is refused.
+-- (The plan hash itself is computed in TypeScript and not recomputed here; the apply compares
+-- it before posting.) Submissions without revisions (registered before 0009, and the owner's
+-- system bootstraps) have no plan to compare.
+CREATE OR REPLACE FUNCTION gateway_plan_allows_entry(p_entry jsonb, p_lines jsonb) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_plan jsonb;
+BEGIN
+  SELECT r.plan INTO v_plan FROM gateway_plan_revisions r
+   WHERE r.submission_id = p_entry->>'submission_id' ORDER BY r.revision DESC LIMIT 1;
+  IF NOT FOUND THEN
+    RETURN true;
+  END IF;
+  RETURN EXISTS (
+    SELECT 1 FROM jsonb_array_elements(coalesce(v_plan->'entries', '[]'::jsonb)) AS pe
+     WHERE pe->>'entryId' = p_entry->>'id'
+       AND (pe->>'entryDate')::date = (p_entry->>'entry_date')::date
+       AND (SELECT coalesce(jsonb_agg(jsonb_build_array(l->>'accountId', l->>'currency',
+                                                        (l->>'debit')::numeric, (l->>'credit')::numeric)
+                                      ORDER BY l->>'accountId', l->>'currency', (l->>'debit')::numeric,
+                                               (l->>'credit')::numeric), '[]'::jsonb)
+              FROM jsonb_array_elements(pe->'lines') AS l)
+         = (SELECT coalesce(jsonb_agg(jsonb_build_array(l->>'account_id', l->>'currency',
+                                                        (l->>'debit')::numeric, (l->>'credit')::numeric)
+                                      ORDER BY l->>'account_id', l->>'currency', (l->>'debit')::numeric,
+                                               (l->>'credit')::numeric), '[]'::jsonb)
+              FROM jsonb_array_elements(p_lines) AS l));
+END;
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION gateway_plan_allows_entry(jsonb, jsonb) FROM PUBLIC;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION ledger_post_entry(p_entry jsonb, p_lines jsonb) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+  IF gateway_context_submission(p_entry->>'org_id', p_entry->>'submission_id') IS NULL THEN
+    RAISE EXCEPTION 'posting refused: submission % of org % is not being applied in this transaction',
+      p_entry->>'submission_id', p_entry->>'org_id'
+      USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'gateway_context_required';
+  END IF;
+  IF NOT gateway_plan_allows_entry(p_entry, p_lines) THEN
+    RAISE EXCEPTION 'posting refused: entry % is not in the approved plan of submission %',
+      p_entry->>'id', p_entry->>'submission_id'
+      USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'gateway_plan_entry';
+  END IF;
+  INSERT INTO journal_entries (id, org_id, idempotency_key, entry_date, memo, status, reversal_of, submission_id, source_ref)
+  VALUES (p_entry->>'id', p_entry->>'org_id', p_entry->>'idempotency_key', (p_entry->>'entry_date')::date,
+          p_entry->>'memo', 'draft', p_entry->>'reversal_of', p_entry->>'submission_id', p_entry->>'source_ref');
+  INSERT INTO journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit, memo)
+  SELECT p_entry->>'id', p_entry->>'org_id', (l->>'line_no')::integer, l->>'account_id', l->>'currency',
+         (l->>'debit')::bigint, (l->>'credit')::bigint, l->>'memo'
+    FROM jsonb_array_elements(p_lines) AS l;
+  UPDATE journal_entries SET status = 'posted', posted_at = now() WHERE id = p_entry->>'id';
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION ledger_post_entries(p_entries jsonb, p_lines jsonb) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_bad jsonb;
+  v_posted integer;
+BEGIN
+  SELECT e INTO v_bad FROM jsonb_array_elements(p_entries) AS e
+   WHERE gateway_context_submission(e->>'org_id', e->>'submission_id') IS NULL LIMIT 1;
+  IF v_bad IS NOT NULL THEN
+    RAISE EXCEPTION 'posting refused: submission % of org % is not being applied in this transaction',
+      v_bad->>'submission_id', v_bad->>'org_id'
+      USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'gateway_context_required';
+  END IF;
+  IF EXISTS (SELECT 1 FROM jsonb_array_elements(p_lines) AS l
+              WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_entries) AS e
+                                 WHERE e->>'id' = l->>'entry_id' AND e->>'org_id' = l->>'org_id')) THEN
+    RAISE EXCEPTION 'posting refused: a line names an entry outside this call'
+      USING ERRCODE = 'check_violation', CONSTRAINT = 'journal_entry_balanced';
+  END IF;
+  SELECT e INTO v_bad FROM jsonb_array_elements(p_entries) AS e
+   WHERE NOT gateway_plan_allows_entry(e, coalesce(
+           (SELECT jsonb_agg(l) FROM jsonb_array_elements(p_lines) AS l WHERE l->>'entry_id' = e->>'id'),
+           '[]'::jsonb))
+   LIMIT 1;
+  IF v_bad IS NOT NULL THEN
+    RAISE EXCEPTION 'posting refused: entry % is not in the approved plan of submission %',
+      v_bad->>'id', v_bad->>'submission_id'
+      USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'gateway_plan_entry';
+  END IF;
+  INSERT INTO journal_entries (id, org_id, idempotency_key, entry_date, memo, status, reversal_of, submission_id, source_ref)
+  SELECT e->>'id', e->>'org_id', e->>'idempotency_key', (e->>'entry_date')::date, e->>'memo', 'draft', NULL,
+         e->>'submission_id', e->>'source_ref'
+    FROM jsonb_array_elements(p_entries) AS e;
+  INSERT INTO journal_lines (entry_id, org_id, line_no, account_id, currency, debit, credit, memo)
+  SELECT l->>'entry_id', l->>'org_id', (l->>'line_no')::integer, l->>'account_id', l->>'currency',
+         (l->>'debit')::bigint, (l->>'credit')::bigint, l->>'memo'
+    FROM jsonb_array_elements(p_lines) AS l;
+  UPDATE journal_entries SET status = 'posted', posted_at = now()
+   WHERE status = 'draft' AND id IN (SELECT e->>'id' FROM jsonb_array_elements(p_entries) AS e);
+  GET DIAGNOSTICS v_posted = ROW_COUNT;
+  RETURN v_posted;
+END;
+$$;
