@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection';
 import { authenticateApiKey, type Principal } from '../db/repositories/credentials';
 import { rolesInOrg } from '../db/repositories/organizations';
-import { sessionKeyLive } from '../db/repositories/sessions';
+import { sessionKeyOrg } from '../db/repositories/sessions';
 import type { Role } from '../db/schema';
 import { HttpError } from './http-error';
 import { SESSION_COOKIE, readCookie, verifySession } from './session';
@@ -32,6 +32,7 @@ const REASONS = {
   revoked: 'The key was revoked',
   expired: 'The key has expired',
   disabled: 'The agent this key belongs to is unknown or disabled',
+  unbound: 'The key is bound to no org; ask an admin of your org for a new one',
 } as const;
 
 export interface Credentials {
@@ -61,20 +62,28 @@ export async function authenticatePrincipal(
   if (token !== undefined) {
     const claims = verifySession(sessionKey, token);
     if (!claims) throw new HttpError(401, 'SessionInvalid', 'The session is invalid or expired');
-    if (!(await sessionKeyLive(db, claims)))
+    const keyOrg = await sessionKeyOrg(db, claims);
+    if (keyOrg === null)
       throw new HttpError(
         401,
         'SessionInvalid',
         'The key this session came from is no longer valid',
       );
-    return { kind: 'user', userId: claims.userId, keyId: claims.keyId, viaSession: true };
+    return {
+      kind: 'user',
+      userId: claims.userId,
+      orgId: keyOrg,
+      keyId: claims.keyId,
+      viaSession: true,
+    };
   }
   throw new HttpError(401, 'Unauthenticated', 'Send Authorization: Bearer <api key>');
 }
 
 /**
- * The caller in the org of the path. A user must hold a role there; an agent key works only
- * in its own org. Everything after this runs as that principal: a body can never name
+ * The caller in the org of the path. A user's key (and a session made from it) works only in
+ * the org it was issued for, and the user must hold a role there; an agent key works only in
+ * its own org. Everything after this runs as that principal: a body can never name
  * another submitter, approver or reviewer.
  */
 export async function authenticate(
@@ -100,6 +109,13 @@ export async function authenticate(
   const roles = await rolesInOrg(db, orgId, p.userId);
   if (roles.length === 0)
     throw new HttpError(403, 'NotAMember', `User ${p.userId} has no role in org ${orgId}`);
+  // A member of several orgs holds one key per org: this one acts only where it was issued.
+  if (p.orgId !== orgId)
+    throw new HttpError(
+      403,
+      'KeyNotForOrg',
+      `This key of user ${p.userId} was issued for org ${p.orgId}; it does not act in org ${orgId}`,
+    );
   return { kind: 'user', userId: p.userId, orgId, roles, keyId: p.keyId, viaSession: p.viaSession };
 }
 

@@ -38,7 +38,7 @@ import { authenticate, authenticatePrincipal, personOf, type Caller } from './au
 import { ACTIONS, mayDo, requireAction, type Action } from './authz';
 import { HttpError } from './http-error';
 import { inboxFor, InboxItemSchema } from './inbox/items';
-import { renderInboxPage, renderLoginPage } from './inbox/page';
+import { INBOX_SECURITY_HEADERS, renderInboxPage, renderLoginPage } from './inbox/page';
 import { microUsdToUsd, queueStats, renderMetrics } from './operations';
 import { ProblemSchema, PROBLEM_CONTENT_TYPE, problemResponse } from './problem';
 import {
@@ -163,7 +163,7 @@ function toHttp(err: unknown, logger?: ApiDeps['logger']): HttpError {
   if (err instanceof ApprovalRefusedError || err instanceof ReviewRefusedError) {
     if (/NotOpen$/.test(err.type) && /No open/.test(err.message))
       return new HttpError(404, 'NotFound', err.message);
-    const status = /NotAuthorized|SelfApproval|DecisionProof/.test(err.type) ? 403 : 409;
+    const status = /NotAuthorized|SelfApproval|SelfReview|DecisionProof/.test(err.type) ? 403 : 409;
     return new HttpError(status, err.type, err.message);
   }
   if (err instanceof Error && err.name === 'WorkflowNotFoundError')
@@ -879,7 +879,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       method: 'get',
       path: '/v1/inbox',
       tags: ['sessions'],
-      summary: "The caller's task list across their orgs (approvals, reviews), with evidence",
+      summary: "The caller's task list in their key's org (approvals, reviews), with evidence",
       security: secured,
       responses: {
         200: ok('Task list', z.object({ userId: z.string(), items: z.array(InboxItemSchema) })),
@@ -892,13 +892,17 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
       return json(200, {
         userId: p.userId,
-        items: await inboxFor(inboxDeps, p.userId),
+        items: await inboxFor(inboxDeps, p.userId, p.orgId),
       });
     },
   );
 
   app.get('/inbox', async (c) => {
-    const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      ...INBOX_SECURITY_HEADERS,
+    };
     const p = await authenticatePrincipal(
       deps.db,
       { cookie: c.req.header('cookie') },
@@ -910,7 +914,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         headers,
       });
     if (p.kind !== 'user') throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
-    const items = await inboxFor(inboxDeps, p.userId);
+    const items = await inboxFor(inboxDeps, p.userId, p.orgId);
     return new Response(renderInboxPage(p.userId, items), { status: 200, headers });
   });
 
@@ -920,8 +924,9 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     if (p.kind !== 'user')
       throw new HttpError(403, 'ActionNotPermitted', 'Metrics are read by an owner or admin');
     const readable: readonly string[] = ACTIONS.read_metrics;
+    // A person's key reads only the org it was issued for.
     const orgs = (await membershipsOf(deps.db, p.userId))
-      .filter((m) => m.roles.some((r) => readable.includes(r)))
+      .filter((m) => m.orgId === p.orgId && m.roles.some((r) => readable.includes(r)))
       .map((m) => m.orgId);
     if (orgs.length === 0)
       throw new HttpError(

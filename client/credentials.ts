@@ -25,13 +25,21 @@ export function presentedKey(cfg: Pick<AppConfig, 'CS_API_KEY' | 'CS_API_KEY_FIL
   );
 }
 
-/** The same check the HTTP API makes, for the key this process holds. */
+/**
+ * The same check the HTTP API makes, for the key this process holds, acting in `orgId`: a
+ * person's key works only in the org it was issued for, an agent's only in its agent's org.
+ */
 export async function authenticateCli(
   db: Db,
   cfg: Pick<AppConfig, 'CS_API_KEY' | 'CS_API_KEY_FILE'>,
+  orgId?: string,
 ): Promise<Principal> {
   const r = await authenticateApiKey(db, presentedKey(cfg));
   if (!r.ok) throw new AuthenticationError(`The API key does not authenticate (${r.reason})`);
+  if (orgId !== undefined && r.principal.orgId !== orgId)
+    throw new AuthenticationError(
+      `The API key was issued for org ${r.principal.orgId}; it does not act in org ${orgId}`,
+    );
   return r.principal;
 }
 

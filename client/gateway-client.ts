@@ -8,7 +8,13 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../db/connection';
-import { changesByAgentInstance, type AgentChange } from '../db/repositories/gateway';
+import {
+  changesByAgentInstance,
+  getSubmission,
+  type AgentChange,
+} from '../db/repositories/gateway';
+import { rolesInOrg } from '../db/repositories/organizations';
+import { APPROVING_ROLES } from '../workflows/gateway/decision-claims';
 import { trialBalance, type TrialBalance } from '../db/repositories/ledger';
 import { dryRunWrite, type DryRunResult } from '../activities/gateway/evaluate';
 import { CsOrg, CsState } from '../workflows/analysis.contract';
@@ -245,14 +251,32 @@ export class GatewayClient {
     const parsed = ApprovalDecisionSchema.safeParse(decision);
     if (!parsed.success) throw InvalidRequestError.fromZod('approval decision', parsed.error);
     const d = parsed.data;
+    const subjectId = gatewayWorkflowId(orgId, idempotencyKey);
+    // The role is checked before the Update is sent (API, CLI and inbox all decide here), so
+    // a member who may not approve adds nothing to the write's history. An approver of
+    // another org, the submitter and the agent's operator are left to the Update's validator,
+    // which refuses them with their own types (ApproverNotAuthorized, SelfApproval), also
+    // before history.
+    const roles = await rolesInOrg(this.db, orgId, d.approver.userId);
+    if (d.approver.orgId === orgId && !roles.some((r) => APPROVING_ROLES.includes(r))) {
+      const row = await getSubmission(this.db, subjectId);
+      const self = row && [row.submitterUserId, row.operatorUserId].includes(d.approver.userId);
+      if (!self)
+        throw new ApprovalRefusedError(
+          'ApproverNotAuthorized',
+          `User ${d.approver.userId} may not approve writes in org ${orgId}`,
+        );
+    }
     // The caller was authenticated by whoever holds this client (the API, the CLI, a
-    // trusted service): it signs a proof for exactly this decision, short-lived.
+    // trusted service): it signs a proof for exactly this decision, short-lived, with the
+    // roles it found.
     const proof = signDecisionProof(this.secret(), {
       purpose: 'approval',
       orgId,
-      subjectId: gatewayWorkflowId(orgId, idempotencyKey),
+      subjectId,
       userId: d.approver.userId,
       decision: d.decision,
+      roles,
     });
     try {
       return await this.handle(orgId, idempotencyKey).executeUpdate(approvalUpdate, {

@@ -54,6 +54,35 @@ export function runtimeUrlFor(cfg: AppConfig, ownerUrl: string): string {
 }
 
 /**
+ * The seeding path's connections: a 'system' submission (an org's default chart, first
+ * grants — written with no approver, because none exists yet) may be registered and applied
+ * only by the database owner (migration 0020), never by the runtime role every worker, API,
+ * CLI and MCP process holds. `applySystemWrites` asks for the owner's connection here, opened
+ * on first use for the database a runtime `db` belongs to and closed with it.
+ */
+const seedingConnections = new WeakMap<Db, { ownerUrl: string; owner?: { db: Db; pool: Pool } }>();
+
+export class SeedingConnectionMissing extends Error {
+  override readonly name = 'SeedingConnectionMissing';
+}
+
+/** The owner's connection for the database `db` was opened on (by openDatabase). */
+export function seedingDbFor(db: Db): Db {
+  const entry = seedingConnections.get(db);
+  if (!entry)
+    throw new SeedingConnectionMissing(
+      'system writes need the database owner: open the database with openDatabase (it knows DATABASE_URL)',
+    );
+  if (!entry.owner) {
+    const pool = new Pool({ connectionString: entry.ownerUrl, max: 2 });
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    entry.owner = { db: drizzle(pool, { schema }), pool };
+  }
+  return entry.owner.db;
+}
+
+/**
  * Connects to DATABASE_URL, or to the embedded PostgreSQL of EMBEDDED_DB_DIR: the one already
  * running for that folder (started by another process of ours), else one started here and
  * stopped on close. As the runtime role unless `as: 'owner'` (the pool connects lazily, so
@@ -84,12 +113,16 @@ export async function openDatabase(
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
+  const seeding: { ownerUrl: string; owner?: { db: Db; pool: Pool } } =
+    opts.as === 'owner' ? { ownerUrl, owner: { db, pool } } : { ownerUrl };
+  seedingConnections.set(db, seeding);
   return {
     db,
     pool,
     url,
     ownerUrl,
     async close() {
+      if (seeding.owner && seeding.owner.pool !== pool) await seeding.owner.pool.end();
       await pool.end();
       await embedded?.stop();
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Database } from '../db/connection';
@@ -251,7 +252,8 @@ describe('HTTP API', () => {
   });
 
   it('runs an analysis and takes a review as the authenticated reviewer', async () => {
-    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+    // The clerk asks; the reviewer, another person, reviews (four eyes: see the next test).
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, CLERK, {
       request: {
         requestId: 'http-a1',
         docIds: ['northwind-2024-10k'],
@@ -273,6 +275,29 @@ describe('HTTP API', () => {
     expect(byRita.body).toEqual({ accepted: true, outcome: 'approved' });
     expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a1`, RITA)).body).toMatchObject({
       review: { decision: 'approve', reviewer: 'rita' },
+    });
+  });
+
+  it('refuses a review by the person who requested the analysis', async () => {
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+      request: {
+        requestId: 'http-a-self',
+        docIds: ['northwind-2024-10k'],
+        queryType: 'risk_flag',
+        queryText: 'Going concern or liquidity concerns?',
+      },
+    });
+    expect(started.body).toMatchObject({ state: { status: 'awaiting_review' } });
+    const self = await call('POST', `/v1/orgs/${ORG}/analyses/http-a-self/review`, RITA, {
+      decision: 'approve',
+    });
+    expect(self.status).toBe(403);
+    expect(self.body.error).toMatchObject({
+      type: 'SelfReview',
+      message: 'User rita requested this analysis and may not review it',
+    });
+    expect((await call('GET', `/v1/orgs/${ORG}/analyses/http-a-self`, RITA)).body).toMatchObject({
+      status: 'awaiting_review',
     });
   });
 
@@ -434,6 +459,8 @@ describe('HTTP API', () => {
       subjectId: id,
       userId: 'approver',
       decision: 'approve' as const,
+      // As the API signs it: with the roles it found (the Update's validator reads them).
+      roles: ['approver'],
     };
     expect(
       await failureOf(approve(signDecisionProof('not-the-server-secret-'.repeat(2), claims))),
@@ -481,7 +508,8 @@ describe('HTTP API', () => {
   });
 
   it('a review sent straight to Temporal without the platform’s proof is refused', async () => {
-    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, RITA, {
+    // Asked by the clerk, so rita (the reviewer the proofs name) is not its requester.
+    const started = await call('POST', `/v1/orgs/${ORG}/analyses`, CLERK, {
       request: {
         requestId: 'http-a2',
         docIds: ['northwind-2024-10k'],
@@ -549,6 +577,35 @@ describe('HTTP API', () => {
     const state = await call('GET', res.headers.get('location') as string, CLERK);
     expect(state.status).toBe(200);
     expect(state.body).toMatchObject({ submissionId: gatewayWorkflowId(ORG, 'http-async') });
+  });
+
+  it('serves /inbox with a CSP that admits only its own hashed script and style, unframeable', async () => {
+    const res = await fetch(`${base}/inbox`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const directives = new Map(
+      csp.split(';').map((d) => {
+        const [name = '', ...values] = d.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(csp).not.toContain('unsafe-inline');
+    // Every inline script and style on the page is admitted by its hash, and nothing else is.
+    const hash = (t: string) =>
+      `'sha256-${createHash('sha256').update(t, 'utf8').digest('base64')}'`;
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]!));
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => hash(m[1]!));
+    expect(scripts).toHaveLength(1);
+    expect(directives.get('script-src')).toEqual(expect.arrayContaining(scripts));
+    expect(directives.get('style-src')).toEqual(styles);
+    expect(html).not.toMatch(/\son[a-z]+=|style="/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
   it('answers unknown routes and methods with typed errors', async () => {

@@ -289,6 +289,17 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
             nonRetryable: true,
           });
         }
+        // Four eyes: the person who asked for the analysis does not review its answer. The
+        // API records a person as `user:<id>`; a service may name the bare id. Validators do
+        // not run on replay, so this needs no patch.
+        const reviewer = check.data.reviewer.userId;
+        if (request.requestedBy === `user:${reviewer}` || request.requestedBy === reviewer) {
+          throw ApplicationFailure.create({
+            type: ErrorType.SelfReview,
+            message: `User ${reviewer} requested this analysis and may not review it`,
+            nonRetryable: true,
+          });
+        }
         const known = new Set((proposed?.claims ?? []).map((c) => c.id));
         const unknown = check.data.corrections.filter((c) => !known.has(c.claimId));
         if (unknown.length > 0) {

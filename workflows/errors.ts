@@ -41,6 +41,8 @@ export const ErrorType = {
   InvalidApprovalDecision: 'InvalidApprovalDecision',
   ApproverNotAuthorized: 'ApproverNotAuthorized',
   SelfApproval: 'SelfApproval',
+  // The person who asked for an analysis may not review it (issue 25 item 8).
+  SelfReview: 'SelfReview',
   DuplicateApproval: 'DuplicateApproval',
   ApprovalNotOpen: 'ApprovalNotOpen',
   // Identity (issue 8): a decision's signed proof is missing, forged, expired or for another decision.

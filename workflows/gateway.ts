@@ -13,6 +13,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { APPROVING_ROLES, claimedDecider } from './gateway/decision-claims';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { GatewayActivities } from '../activities/gateway';
 import type { IdentityActivities } from '../activities/identity';
@@ -352,6 +353,31 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
           throw refusal(
             ErrorType.SelfApproval,
             `User ${approver.userId} submitted this write (or operates the agent that did) and may not approve it`,
+          );
+        // The role, again, before history: the proof's signer (API, CLI, inbox) recorded the
+        // person's roles in the org; without an approving one the vote is refused here and
+        // adds no event (a flood of refused votes cannot grow the history). The handler still
+        // verifies the proof's signature and the role in the database. Validators do not run
+        // on replay, so this needs no patch.
+        const claimed = claimedDecider(proof);
+        if (!claimed)
+          throw refusal(
+            ErrorType.DecisionProofInvalid,
+            'Decision proof refused (malformed): unreadable claims',
+          );
+        for (const [field, want] of [
+          ['orgId', write.orgId],
+          ['userId', approver.userId],
+        ] as const)
+          if (claimed[field] !== want)
+            throw refusal(
+              ErrorType.DecisionProofInvalid,
+              `Decision proof refused (mismatch): the proof is for ${field} ${JSON.stringify(claimed[field])}, not ${JSON.stringify(want)}`,
+            );
+        if (!claimed.roles?.some((r) => APPROVING_ROLES.includes(r)))
+          throw refusal(
+            ErrorType.ApproverNotAuthorized,
+            `User ${approver.userId} may not approve writes in org ${write.orgId}`,
           );
         if (inFlight.has(approver.userId) || votesNow().some((v) => v.userId === approver.userId))
           throw refusal(

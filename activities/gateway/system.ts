@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/connection';
+import { seedingDbFor, type Db } from '../../db/connection';
 import { gatewaySubmissions } from '../../db/schema';
 import {
   getRiskSettings,
@@ -36,7 +36,10 @@ export interface SystemWrite {
  * "applied". There is no approver yet when an org is created, so these carry no approvals; the
  * schema's submission checks allow that for the system submitter only, and the audit chain
  * shows every such write as the system's. Not reachable through the gateway workflow (the
- * submitter schema has no system kind), only from code that bootstraps orgs.
+ * submitter schema has no system kind), only from code that bootstraps orgs — and it runs on
+ * the database owner's connection for `db` (seedingDbFor): the database refuses system
+ * submissions from the runtime role (migration 0020), which could otherwise approve its own
+ * writes by calling them system writes.
  */
 export async function applySystemWrites(
   db: Db,
@@ -44,7 +47,7 @@ export async function applySystemWrites(
 ): Promise<{ applied: string[]; skipped: string[] }> {
   const applied: string[] = [];
   const skipped: string[] = [];
-  await db.transaction(async (tx) => {
+  await seedingDbFor(db).transaction(async (tx) => {
     for (const w of writes) {
       const parsed = WRITE_SCHEMAS[w.kind].safeParse(w.payload);
       if (!parsed.success)

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { ConfigError } from '../../config/env';
 
 /**
  * The platform's own credentials: API keys (shown once, stored as salted hashes) and
@@ -53,13 +54,33 @@ export const DecisionClaimsSchema = z
     subjectId: z.string().min(1).max(400),
     userId: z.string().min(1).max(128),
     decision: z.enum(['approve', 'reject', 'correct']),
+    /**
+     * The person's roles in the org when the signer checked them (API, CLI, inbox): the
+     * approval Update's validator reads them to refuse a non-approver before history.
+     */
+    roles: z.array(z.string().min(1).max(32)).max(16).optional(),
     issuedAt: z.number().int(),
     expiresAt: z.number().int(),
   })
   .strict();
 export type DecisionClaims = z.infer<typeof DecisionClaimsSchema>;
 
+/** A decision secret is an HMAC-SHA-256 key: at least 32 bytes, whatever its source. */
+export const MIN_DECISION_SECRET_BYTES = 32;
+
+export function requireStrongDecisionSecret(
+  secret: string,
+  source = 'the decision secret',
+): string {
+  if (Buffer.byteLength(secret, 'utf8') < MIN_DECISION_SECRET_BYTES)
+    throw new ConfigError(
+      `${source} holds ${Buffer.byteLength(secret, 'utf8')} bytes; a decision secret needs at least ${MIN_DECISION_SECRET_BYTES}: set DECISION_SIGNING_SECRET to a longer value, or remove the file so a random one is generated`,
+    );
+  return secret;
+}
+
 function mac(secret: string, body: string): string {
+  requireStrongDecisionSecret(secret);
   return createHmac('sha256', secret).update(`countersign-decision-v1.${body}`).digest('base64url');
 }
 

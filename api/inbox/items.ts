@@ -123,8 +123,13 @@ export interface InboxDeps {
   requests: RequestsClient;
 }
 
-export async function inboxFor(deps: InboxDeps, userId: string): Promise<InboxItem[]> {
-  const orgs = await membershipsOf(deps.db, userId);
+/** The person's tasks in the org their key was issued for (a key acts in that org only). */
+export async function inboxFor(
+  deps: InboxDeps,
+  userId: string,
+  keyOrgId: string,
+): Promise<InboxItem[]> {
+  const orgs = (await membershipsOf(deps.db, userId)).filter((o) => o.orgId === keyOrgId);
   const canApprove = orgs
     .filter((o) => o.roles.some((r) => (ACTIONS.approve_write as readonly string[]).includes(r)))
     .map((o) => o.orgId);

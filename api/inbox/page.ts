@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { InboxItem } from './items';
 import { CSRF_HEADER } from '../session';
 
@@ -45,6 +46,17 @@ function page(title: string, body: string, script = ''): string {
 <body>${body}${script ? `<script>${script}</script>` : ''}</body></html>`;
 }
 
+const LOGIN_SCRIPT = `document.getElementById('login').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const s = document.getElementById('login-status');
+  const r = await fetch('/v1/sessions', { method: 'POST', credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: document.getElementById('api-key').value }) });
+  if (r.ok) { location.reload(); return; }
+  const p = await r.json().catch(() => ({}));
+  s.className = 'status err'; s.textContent = p.detail || ('Sign-in failed: ' + r.status);
+});`;
+
 export function renderLoginPage(message?: string): string {
   return page(
     'Countersign inbox — sign in',
@@ -55,16 +67,7 @@ ${message ? `<p class="status err" id="login-error">${e(message)}</p>` : ''}
 <form id="login"><input id="api-key" name="apiKey" type="password" size="70" autocomplete="off" placeholder="csk_…" required>
 <button type="submit" id="sign-in">Sign in</button></form>
 <p class="status" id="login-status"></p></main>`,
-    `document.getElementById('login').addEventListener('submit', async (ev) => {
-  ev.preventDefault();
-  const s = document.getElementById('login-status');
-  const r = await fetch('/v1/sessions', { method: 'POST', credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: document.getElementById('api-key').value }) });
-  if (r.ok) { location.reload(); return; }
-  const p = await r.json().catch(() => ({}));
-  s.className = 'status err'; s.textContent = p.detail || ('Sign-in failed: ' + r.status);
-});`,
+    LOGIN_SCRIPT,
   );
 }
 
@@ -219,3 +222,27 @@ ${renderForm(i)}
     SCRIPT,
   );
 }
+
+const sha256 = (text: string) =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * The inbox page's response headers. The CSP allows only this origin and, inline, exactly the
+ * page's own script and style by hash (nothing injected into the page could run); the page
+ * cannot be framed (clickjacking of the decision buttons), its type is never sniffed, and no
+ * referrer leaves it.
+ */
+export const INBOX_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': [
+    "default-src 'self'",
+    `script-src ${sha256(LOGIN_SCRIPT)} ${sha256(SCRIPT)}`,
+    `style-src ${sha256(STYLE)}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};

@@ -176,7 +176,7 @@ export function registerAnalysisCommands(program: Command, run: Runner): void {
           }),
           raw,
         );
-        const user = personOf(await authenticateCli(await ctx.db(), ctx.config()));
+        const user = personOf(await authenticateCli(await ctx.db(), ctx.config(), o.org));
         const corrections = (o.correct ?? []).map((c) => {
           const [claimId = '', value = ''] = c.split('=');
           return { claimId, value };

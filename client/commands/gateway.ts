@@ -18,7 +18,7 @@ async function gatewayOf(ctx: CliContext): Promise<GatewayClient> {
 /** The key's holder, who must be an admin or owner of the org. */
 export async function requireAdmin(ctx: CliContext, org: string): Promise<string> {
   const db = await ctx.db();
-  const user = personOf(await authenticateCli(db, ctx.config()));
+  const user = personOf(await authenticateCli(db, ctx.config(), org));
   if (!(await hasAnyRole(db, org, user, ['admin', 'owner'])))
     throw new AuthenticationError(`User ${user} is not an admin or owner of org ${org}`);
   return user;
@@ -48,12 +48,12 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
           raw,
         );
         const db = await ctx.db();
-        const principal = await authenticateCli(db, ctx.config());
         const file = JSON.parse(readFileSync(o.file, 'utf8')) as {
           orgId: string;
           idempotencyKey: string;
           submitter?: { kind?: string; userId?: string; agentType?: string };
         };
+        const principal = await authenticateCli(db, ctx.config(), file.orgId);
         // The submitter is the key's holder; a file naming someone else is refused.
         const submitter =
           principal.kind === 'user'
@@ -91,7 +91,7 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ org: Org, key: Key, note: z.string().optional() }), raw);
-        const user = personOf(await authenticateCli(await ctx.db(), ctx.config()));
+        const user = personOf(await authenticateCli(await ctx.db(), ctx.config(), o.org));
         ctx.out.print(await (await gatewayOf(ctx)).approve(o.org, o.key, user, o.note));
       }),
     );
@@ -105,7 +105,7 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ org: Org, key: Key, note: z.string().min(1) }), raw);
-        const user = personOf(await authenticateCli(await ctx.db(), ctx.config()));
+        const user = personOf(await authenticateCli(await ctx.db(), ctx.config(), o.org));
         ctx.out.print(await (await gatewayOf(ctx)).reject(o.org, o.key, user, o.note));
       }),
     );

@@ -9,9 +9,12 @@ import { requestsOfOrg } from '../../db/repositories/requests';
 import { InvalidRequestError } from '../errors';
 
 /** The key holder's requests client: the same validation and forwarding as the API's. */
-async function requestsFor(ctx: CliContext): Promise<{ requests: RequestsClient; user: string }> {
+async function requestsFor(
+  ctx: CliContext,
+  orgId: string,
+): Promise<{ requests: RequestsClient; user: string }> {
   const db = await ctx.db();
-  const user = personOf(await authenticateCli(db, ctx.config()));
+  const user = personOf(await authenticateCli(db, ctx.config(), orgId));
   const requests = new RequestsClient(await ctx.temporal(), db, {
     taskQueue: ctx.config().TEMPORAL_TASK_QUEUE,
   });
@@ -31,7 +34,7 @@ export function registerRequestsCommands(program: Command, run: Runner): void {
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ org: z.string().min(1) }), raw);
-        const { requests, user } = await requestsFor(ctx);
+        const { requests, user } = await requestsFor(ctx, o.org);
         ctx.out.print(await requests.listInbox({ orgId: o.org, userId: user }));
       }),
     );
@@ -54,7 +57,7 @@ export function registerRequestsCommands(program: Command, run: Runner): void {
           raw,
         );
         const db = await ctx.db();
-        const user = personOf(await authenticateCli(db, ctx.config()));
+        const user = personOf(await authenticateCli(db, ctx.config(), o.org));
         if ((await rolesInOrg(db, o.org, user)).length === 0)
           throw new InvalidRequestError(`You have no role in org ${o.org}`, [
             { path: 'org', message: 'not a member' },
@@ -95,7 +98,7 @@ export function registerRequestsCommands(program: Command, run: Runner): void {
           }),
           raw,
         );
-        const { requests, user } = await requestsFor(ctx);
+        const { requests, user } = await requestsFor(ctx, o.org);
         ctx.out.print(await requests.answerRequest(cliAnswer(requestId, o.org, user, o)));
       }),
     );

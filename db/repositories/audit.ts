@@ -15,20 +15,23 @@ export interface AuditRow {
   payload: unknown;
 }
 
+const AppendedSchema = z.object({ written: z.boolean() });
+
 /**
- * Appends a row once per idempotency key; a retry with the same key is a no-op. Returns true
- * when written. The database numbers and chains it (migration 0006); pass the transaction that
- * makes the change it records, so the two commit together.
+ * Appends a row once per (org, idempotency key); a retry with the very same row is a no-op.
+ * Returns true when written. A key that already holds a different row in the org is an error
+ * (PostgreSQL 23505 on `audit_log_org_idempotency_key`) that aborts the transaction, never a
+ * silent skip: the database's audit_append (migration 0020) decides, the same function every
+ * audit trigger uses. The database numbers and chains the row (migration 0006); pass the
+ * transaction that makes the change it records, so the two commit together.
  */
 export async function appendAudit(q: Q, row: AuditRow): Promise<boolean> {
-  const inserted = await q
-    .insert(auditLog)
-    .values({ ...row, payload: row.payload ?? null })
-    .onConflictDoNothing({ target: auditLog.idempotencyKey })
-    .returning({ id: auditLog.id });
-  return inserted.length > 0;
+  const result = await q.execute(sql`
+    select audit_append(${row.orgId}, ${row.subjectType}, ${row.subjectId}, ${row.event},
+                        ${row.idempotencyKey}, ${row.actor},
+                        ${JSON.stringify(row.payload ?? null)}::jsonb) as written`);
+  return AppendedSchema.parse(result.rows[0]).written;
 }
-
 export async function auditTrail(db: Db, orgId: string, subjectType: string, subjectId: string) {
   return db
     .select()

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
 import type { Q } from './ledger';
-import { agentIdentities, apiKeys, organizations, users } from '../schema';
+import { agentIdentities, apiKeys, memberships, organizations, users } from '../schema';
 import {
   generateApiKey,
   hashKeySecret,
@@ -14,7 +14,8 @@ export const DEFAULT_KEY_TTL_DAYS = 365;
 export const MAX_KEY_TTL_DAYS = 5 * 365;
 
 export type Principal =
-  | { kind: 'user'; userId: string; keyId: string }
+  /** A person's key works only in the org it was issued for (orgId). */
+  | { kind: 'user'; userId: string; orgId: string; keyId: string }
   | {
       kind: 'agent';
       orgId: string;
@@ -27,7 +28,11 @@ export type Principal =
 export type IssueTarget =
   { kind: 'user'; userId: string } | { kind: 'agent'; orgId: string; agentId: string };
 
-/** Issues a key; the returned `key` is the only copy of its secret. */
+/**
+ * Issues a key; the returned `key` is the only copy of its secret. A person's key is bound to
+ * `opts.orgId` and works only there (authenticateApiKey); who may issue it (an owner or admin
+ * of that org) is checked by the caller (the CLI's `keys issue`).
+ */
 export async function issueApiKey(
   db: Db,
   target: IssueTarget,
@@ -47,6 +52,17 @@ export async function issueApiKey(
     throw new RangeError(
       `An agent key of org ${target.orgId} is issued there, not in ${opts.orgId}`,
     );
+  // A person's key works only in opts.orgId, so it is issued only to a member of that org.
+  if (
+    target.kind === 'user' &&
+    (
+      await db
+        .select({ role: memberships.role })
+        .from(memberships)
+        .where(and(eq(memberships.orgId, opts.orgId), eq(memberships.userId, target.userId)))
+    ).length === 0
+  )
+    throw new RangeError(`User ${target.userId} has no role in org ${opts.orgId}`);
   const ttl = opts.ttlDays ?? DEFAULT_KEY_TTL_DAYS;
   if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_KEY_TTL_DAYS)
     throw new RangeError(`A key lives 1 to ${MAX_KEY_TTL_DAYS} days, not ${ttl}`);
@@ -92,7 +108,7 @@ export async function apiKeyOwner(
   return row;
 }
 
-export type AuthFailure = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'disabled';
+export type AuthFailure = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'disabled' | 'unbound';
 
 /**
  * Who holds this key: the user, or the agent with its stored permissions and operator. The
@@ -110,8 +126,15 @@ export async function authenticateApiKey(
   if (!row || !sameDigest(computed, row.secretHash)) return { ok: false, reason: 'unknown' };
   if (row.revokedAt) return { ok: false, reason: 'revoked' };
   if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-  if (row.principalKind === 'user')
-    return { ok: true, principal: { kind: 'user', userId: row.userId as string, keyId: row.id } };
+  if (row.principalKind === 'user') {
+    // A person's key is bound to the org it was issued for; one bound to none (issued before
+    // org binding, for a user without a role anywhere) works nowhere.
+    if (row.orgId === null) return { ok: false, reason: 'unbound' };
+    return {
+      ok: true,
+      principal: { kind: 'user', userId: row.userId as string, orgId: row.orgId, keyId: row.id },
+    };
+  }
   const agent = await getAgentIdentity(db, row.agentOrgId as string, row.agentId as string);
   if (!agent || !agent.enabled) return { ok: false, reason: 'disabled' };
   return {

@@ -11,8 +11,9 @@ import {
 import { organizations } from './organizations';
 
 /**
- * Append-only, hash-chained audit trail. The unique idempotency key (workflow id + step) is
- * what makes a retried activity write its row once; a trigger refuses UPDATE and DELETE
+ * Append-only, hash-chained audit trail. The idempotency key (workflow id + step), unique per
+ * org, is what makes a retried activity write its row once — an insert under a key that holds a
+ * different row is an error that aborts the transaction (audit_append, migration 0020); a trigger refuses UPDATE and DELETE
  * (migration 0001), and another (migration 0006) numbers each org's rows (org_seq) and chains
  * them: row_hash = SHA-256 over a canonical encoding of the row including prev_hash, the
  * previous row's hash in the same org. `npm run cli -- audit verify` recomputes the chain.
@@ -27,7 +28,7 @@ export const auditLog = pgTable(
     subjectType: text('subject_type').notNull(),
     subjectId: text('subject_id').notNull(),
     event: text('event').notNull(),
-    idempotencyKey: text('idempotency_key').notNull().unique(),
+    idempotencyKey: text('idempotency_key').notNull(),
     actor: text('actor').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -39,5 +40,7 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_subject').on(t.orgId, t.subjectType, t.subjectId),
     uniqueIndex('audit_log_org_seq').on(t.orgId, t.orgSeq),
+    // Per org (migration 0020): one org's keys can never pre-empt another org's rows.
+    uniqueIndex('audit_log_org_idempotency_key').on(t.orgId, t.idempotencyKey),
   ],
 );

@@ -42,23 +42,52 @@ function wordToScale(w: string): Scale {
   return 'millions';
 }
 
-/** All scale declarations on a page, in order. */
+const WHITESPACE = /\s/;
+
+/**
+ * All scale declarations on a page, in order.
+ *
+ * Linear in the page: matches come in increasing offset order, so the line bounds, the last
+ * non-blank character before a match and each line's collapsed length are found by one cursor
+ * moving forward, never by rescanning the line per match (a 520 KB one-line text filing with
+ * tens of thousands of matches took minutes that way).
+ */
 export function findScaleDeclarations(pageText: string): ScaleDeclaration[] {
   const out: ScaleDeclaration[] = [];
-  DECLARATION.lastIndex = 0;
+  const re = new RegExp(DECLARATION.source, DECLARATION.flags);
+  // Cursor state, valid for offsets < cursor: the start of the current line and the last
+  // non-whitespace character at or after it (-1 when none yet).
+  let cursor = 0;
+  let lineStart = 0;
+  let lastNonBlank = -1;
+  // The current line's end and whether it is short, computed once per line.
+  let lineEnd = -1;
+  let lineIsShort = false;
   let m: RegExpExecArray | null;
-  while ((m = DECLARATION.exec(pageText)) !== null) {
+  while ((m = re.exec(pageText)) !== null) {
+    if (m[0].length === 0) re.lastIndex++;
+    for (; cursor < m.index; cursor++) {
+      const ch = pageText[cursor]!;
+      if (ch === '\n') {
+        lineStart = cursor + 1;
+        lastNonBlank = -1;
+      } else if (!WHITESPACE.test(ch)) {
+        lastNonBlank = cursor;
+      }
+    }
+    if (lineEnd < m.index) {
+      const nl = pageText.indexOf('\n', m.index);
+      lineEnd = nl < 0 ? pageText.length : nl;
+      lineIsShort = collapsedLengthAtMost(pageText, lineStart, lineEnd, 120);
+    }
     const scale = wordToScale(m[1] ?? m[3] ?? 'millions');
     const tail = (m[2] ?? m[4] ?? '').toLowerCase();
     const whole = m[0].toLowerCase();
     // Prose such as "increased in millions of units" is rare but would mislead; a header
     // declaration is short and sits on its own line or in parentheses.
-    const lineStart = pageText.lastIndexOf('\n', m.index) + 1;
-    const lineEndIdx = pageText.indexOf('\n', m.index);
-    const line = pageText.slice(lineStart, lineEndIdx < 0 ? pageText.length : lineEndIdx);
-    const inParens = pageText[m.index] === '(' || /\(\s*$/.test(pageText.slice(lineStart, m.index));
-    const shortLine = line.replace(/\s+/g, ' ').trim().length <= 120;
-    if (!inParens && !shortLine) continue;
+    const inParens =
+      pageText[m.index] === '(' || (lastNonBlank >= lineStart && pageText[lastNonBlank] === '(');
+    if (!inParens && !lineIsShort) continue;
     const exceptPerShare =
       /except\s+(?:for\s+)?(?:per[- ]share|share and per[- ]share|per[- ]unit|earnings per share|share[- ]related)/.test(
         tail,
@@ -78,6 +107,25 @@ export function findScaleDeclarations(pageText: string): ScaleDeclaration[] {
     out.push({ scale, exceptPerShare, shareScale, offset: m.index, text: m[0].trim() });
   }
   return out;
+}
+
+/**
+ * Whether text[start, end) with whitespace runs collapsed to one space and trimmed is at most
+ * `limit` characters; stops reading once it is longer.
+ */
+function collapsedLengthAtMost(text: string, start: number, end: number, limit: number): boolean {
+  let length = 0;
+  let pendingSpace = false;
+  for (let i = start; i < end; i++) {
+    if (WHITESPACE.test(text[i]!)) {
+      pendingSpace = length > 0;
+      continue;
+    }
+    length += pendingSpace ? 2 : 1;
+    pendingSpace = false;
+    if (length > limit) return false;
+  }
+  return true;
 }
 
 /**
