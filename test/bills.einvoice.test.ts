@@ -329,3 +329,45 @@ describe('XML bytes are decoded as they declare', () => {
     }
   });
 });
+
+describe('an XML that does not claim EN 16931 (no BT-24)', () => {
+  // An ERP's plain UBL 2.1: no CustomizationID, and its untaxed line left out of the breakdown.
+  const plain = (claim: boolean) => {
+    const xml = ublInvoice({
+      number: 'INV/2026/0008',
+      lines: [
+        { name: 'Desk', net: '100.00', rate: '19' },
+        { name: 'Delivery', net: '50.00', rate: '0' },
+      ],
+    }).replace(
+      /\s*<cac:TaxSubtotal>(?:(?!<\/cac:TaxSubtotal>)[\s\S])*<cbc:ID>Z<\/cbc:ID>[\s\S]*?<\/cac:TaxSubtotal>/,
+      '',
+    );
+    return claim ? xml : xml.replace(/\s*<cbc:CustomizationID>[^<]*<\/cbc:CustomizationID>/, '');
+  };
+
+  it('is checked by its own arithmetic, the norm recorded, and the uncovered net posted outside VAT', async () => {
+    const ex = await readBillDocument(xmlDoc(plain(false)));
+    expect(ex.structured!.validation).toMatchObject({
+      ruleset: 'ubl-arithmetic (no EN 16931 claim)',
+      status: 'valid',
+      fatal: [],
+    });
+    expect(ex.structured!.validation.outOfProfile.map((f) => f.id)).toContain('BR-01');
+    expect(ex.structured!.validation.warnings.map((f) => f.id)).toContain('CS-VAT-BASE');
+    expect(ex).toMatchObject({ outcome: 'ready', amount: '169.00' });
+    expect(structuredLines({ documentId: 'd', ...ex }, 'acc-input-tax', 'Input tax')).toEqual({
+      lines: [
+        { description: 'INV/2026/0008 net S 19%: Desk', amountMinor: '10000' },
+        { description: 'INV/2026/0008 net outside the VAT breakdown', amountMinor: '5000' },
+        { description: 'Input tax S 19%', amountMinor: '1900', accountId: 'acc-input-tax' },
+      ],
+    });
+  });
+
+  it('the same gap in an invoice that claims EN 16931 is a fatal finding', async () => {
+    const ex = await readBillDocument(xmlDoc(plain(true)));
+    expect(ex.outcome).toBe('human_review');
+    expect(ex.structured!.validation.fatal.map((f) => f.id)).toContain('BR-Z-01');
+  });
+});

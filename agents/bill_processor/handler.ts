@@ -472,6 +472,15 @@ export function structuredLines(
       amountMinor: net.toString(),
     });
   }
+  // Lines a breakdown left out (an invoice that does not claim EN 16931 may: the rules
+  // checked the rest): the net beyond the breakdown, outside VAT.
+  const netTotal = inv.totals.net === null ? null : minor(inv.totals.net);
+  const covered = groups.reduce((a, g) => a + g.taxableMinor!, 0n);
+  if (netTotal !== null && netTotal > covered)
+    lines.push({
+      description: `${ex.invoiceNumber} net outside the VAT breakdown`,
+      amountMinor: (netTotal - covered).toString(),
+    });
   for (const g of groups) {
     if (g.taxMinor! === 0n) continue;
     if (!inputTaxAccountId) return { error: 'the org has no input-tax account' };

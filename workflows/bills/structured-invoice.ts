@@ -146,7 +146,10 @@ export const StructuredReadingSchema = z.object({
     status: z.enum(['valid', 'invalid', 'unavailable']),
     fatal: z.array(RuleFindingSchema),
     warnings: z.array(RuleFindingSchema),
-    /** Fatal findings that concern parts a profile does not carry (lines of a MINIMUM invoice). */
+    /**
+     * Fatal findings of rules the document does not claim: about parts its profile does not
+     * carry (lines of a MINIMUM invoice), or EN 16931 itself for an invoice without BT-24.
+     */
     outOfProfile: z.array(RuleFindingSchema),
     error: z.string().nullable(),
     ms: z.number(),

@@ -104,6 +104,38 @@ export function validateInvoice(
     };
   }
   const syntax = invoice.syntax === 'cii' ? 'cii' : 'ubl';
+  if (!invoice.specification) {
+    // No specification identifier (BT-24): a plain UBL 2.1 / CII invoice that does not claim
+    // EN 16931 (ERP exports do this). The norm's findings are kept for the reviewer as outside
+    // what the document claims; its own arithmetic decides, as for ZUGFeRD 1.x.
+    let findings: RuleFinding[] = [];
+    let error: string | null = null;
+    try {
+      findings = runEn16931Rules(syntax, xml);
+    } catch (err) {
+      error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    }
+    // Without the norm's promise that every line has a VAT category, a breakdown may leave
+    // lines out (an ERP's untaxed lines): a breakdown short of the net is recorded, and the rest
+    // is posted as outside the breakdown; one larger than the net is still fatal.
+    const taxable = invoice.vatBreakdown.reduce((a, v) => a + (scaled(v.taxable) ?? 0n), 0n);
+    const net = scaled(invoice.totals.net);
+    const short = net !== null && taxable < net;
+    const all = arithmeticFindings(invoice);
+    const fatal = all.filter((f) => !(short && f.id === 'CS-VAT-BASE'));
+    const shortfall = all
+      .filter((f) => short && f.id === 'CS-VAT-BASE')
+      .map((f) => ({ ...f, flag: 'warning' as const }));
+    return {
+      ruleset: `${syntax}-arithmetic (no EN 16931 claim)`,
+      status: fatal.length ? 'invalid' : 'valid',
+      fatal,
+      warnings: [...shortfall, ...findings.filter((f) => f.flag !== 'fatal')],
+      outOfProfile: findings.filter((f) => f.flag === 'fatal'),
+      error,
+      ms: Date.now() - started,
+    };
+  }
   let findings: RuleFinding[];
   try {
     findings = runEn16931Rules(syntax, xml);
