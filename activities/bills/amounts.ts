@@ -1,3 +1,4 @@
+import { minorDigits } from '../../workflows/bills/minor-units';
 /**
  * Money on a printed bill: amount tokens in any of the common number formats (1.234,56 /
  * 1,234.56 / 1 234,56 / 1'234.56 / 1234,5) read into integer hundredths, never a float, and
@@ -168,13 +169,8 @@ export function centsToDecimal(c: bigint): string {
   return `${neg ? '-' : ''}${a / 100n}.${(a % 100n).toString().padStart(2, '0')}`;
 }
 
-/** Minor-unit digits of an ISO currency (JPY 0, EUR 2, KWD 3). */
-export function minorDigits(currency: string): number {
-  return (
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2
-  );
-}
+/** Minor-unit digits of an ISO currency: one definition, shared with agents and workflows. */
+export { minorDigits };
 
 /** Hundredths in a currency's minor units; null when the amount has finer precision. */
 export function centsToMinor(c: bigint, currency: string): bigint | null {

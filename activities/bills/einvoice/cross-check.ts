@@ -3,7 +3,7 @@ import type {
   StructuredReading,
 } from '../../../workflows/bills/structured-invoice';
 import { amountsIn } from '../amounts';
-import { scaled } from './en16931-validation';
+import { scaled } from './arithmetic';
 
 /**
  * The XML of a PDF/A-3 invoice against the page a person sees: the page must show the XML's
