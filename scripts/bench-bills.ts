@@ -3,10 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
 import { loadConfig } from '../config/env';
-import { seedDefaultChart } from '../db/ledger/default-chart';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
-import { setOrgAgentSettings } from '../db/repositories/agent-runs';
-import { upsertAgentIdentity } from '../db/repositories/credentials';
+import { APPROVERS, OPERATOR, seedBillOrg } from './eval/invoices';
 import { bills } from '../db/schema';
 import { createWorker } from '../worker';
 import { ingestFile } from '../client/documents';
@@ -95,30 +92,10 @@ export async function benchBills(opts: { n: number; stallMs?: number }): Promise
     );
     const { db } = database;
     const org = `bench-bills-${Date.now().toString(36)}`;
-    const operator = `${org}-clerk`;
-    const approvers = [`${org}-approver-1`, `${org}-approver-2`];
-    await ensureOrganization(db, { id: org, name: 'Bench Bills' });
-    await seedDefaultChart(db, org);
-    for (const [id, role] of [
-      [operator, 'analyst'],
-      [approvers[0]!, 'approver'],
-      [approvers[1]!, 'approver'],
-    ] as const)
-      await ensureUser(db, {
-        id,
-        email: `${id}@bench.example`,
-        displayName: id,
-        orgId: org,
-        roles: [role],
-      });
-    await setOrgAgentSettings(db, { orgId: org, operatorUserId: operator });
-    await upsertAgentIdentity(db, {
-      orgId: org,
-      by: 'bench',
-      agentId: 'bill_processor',
-      operatorUserId: operator,
-      allowedWorkflows: ['bill.post'],
-    });
+    // The invoices eval's bill org: chart, an AP clerk operating the agents, two approvers.
+    await seedBillOrg(db, org);
+    const operator = `${org}-${OPERATOR}`;
+    const approvers = APPROVERS.map((a) => `${org}-${a}`);
     const codeCfg = { ...runCfg, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined };
     const taskQueue = 'bench-bills';
     const { worker, connection } = await createWorker({ cfg: codeCfg, database, taskQueue });
