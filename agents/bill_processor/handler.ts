@@ -3,6 +3,7 @@ import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/con
 import type { ToolOutput } from '../../workflows/agent-runs/tools';
 import { companyKey, searchTerm } from '../../workflows/bills/company-name';
 import { decimalToMinor } from '../../workflows/bills/minor-units';
+import { IBAN } from '../../workflows/gateway/writes';
 
 /**
  * The bill processor (code mode). For each bill document of the trigger — an upload
@@ -500,7 +501,7 @@ export function structuredLines(
 
 const payeeIbanOf = (ex: Extraction): string | undefined => {
   const ibans = [...new Set(ex.structured?.invoice.payment.ibans ?? [])].filter((i) =>
-    /^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(i),
+    IBAN.test(i),
   );
   return ibans.length === 1 ? ibans[0] : undefined;
 };

@@ -166,6 +166,9 @@ export const JournalReverseSchema = z
   .object({ entryId: IdSchema, reversalDate: DateSchema, reason: Text(500) })
   .strict();
 
+/** An IBAN as stored and compared: country, check digits, account, no spaces. */
+export const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/;
+
 export const BillPostSchema = z
   .object({
     vendorId: IdSchema,
@@ -177,10 +180,7 @@ export const BillPostSchema = z
      * The IBAN the bill asks to be paid to (a structured e-invoice's BT-84). Compared with the
      * vendor's stored bank details: a different one fires the payee-change risk rule.
      */
-    payeeIban: z
-      .string()
-      .regex(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/, 'an IBAN without spaces')
-      .optional(),
+    payeeIban: z.string().regex(IBAN, 'an IBAN without spaces').optional(),
     lines: z
       .array(
         z
@@ -212,10 +212,7 @@ export const PaymentSendSchema = z
 export const BankDetailsSchema = z
   .object({
     holderName: Text(200),
-    iban: z
-      .string()
-      .regex(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/, 'an IBAN without spaces')
-      .optional(),
+    iban: z.string().regex(IBAN, 'an IBAN without spaces').optional(),
     accountNumber: z
       .string()
       .regex(/^[0-9]{4,20}$/, '4 to 20 digits')
