@@ -16,6 +16,7 @@ import { spawnWorkerProcess } from './lib/worker-process';
 import { createApiServer } from '../api/server';
 import { createLogger } from '../config/logging';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
+import { runAgentsDemo } from './lib/agents-demo';
 
 /**
  * `npm start`: the platform on embedded defaults plus a sample workload — one request per
@@ -25,6 +26,7 @@ import { PROJECT_ROOT } from './lib/temporal-binaries';
  */
 const DEMO_ORG = 'demo';
 const SAMPLES = join(PROJECT_ROOT, 'samples', 'documents');
+const SAMPLE_ROOT = join(PROJECT_ROOT, 'samples');
 
 async function main(): Promise<void> {
   const exitAfter = process.argv.includes('--exit');
@@ -188,6 +190,7 @@ async function main(): Promise<void> {
   // 5. The write gateway: the same door for agents and people, in front of the ledger.
   await seedDefaultChart(database.db, DEMO_ORG);
   for (const [id, roles] of [
+    ['demo-owner', ['owner']],
     ['demo-clerk', ['analyst']],
     ['demo-approver-1', ['approver']],
     ['demo-approver-2', ['approver']],
@@ -251,6 +254,31 @@ async function main(): Promise<void> {
   console.log(
     `trial balance (minor units): ${tb.totals.map((t) => `${t.currency} debits ${t.debits} = credits ${t.credits}`).join('; ') || 'empty'}`,
   );
+
+  // 6. The agents: a bank statement and a supplier's e-invoice arrive as events; the
+  // reconciliation, bank, bill and master-data agents handle them through the same gateway.
+  // Their writes and questions are not approved here: they wait in the inbox.
+  const agents = await runAgentsDemo(deps, {
+    orgId: DEMO_ORG,
+    people: {
+      clerk: 'demo-clerk',
+      owner: 'demo-owner',
+      approvers: ['demo-approver-1', 'demo-approver-2'],
+    },
+    samplesDir: SAMPLE_ROOT,
+  });
+  console.log(
+    '\nagent run                   trigger                          state             summary',
+  );
+  for (const r of agents.runs)
+    console.log(
+      `${r.agent.padEnd(28)}${r.trigger.padEnd(33)}${r.state.padEnd(18)}${r.detail.slice(0, 100)}`,
+    );
+  console.log(
+    `${agents.runs.length} agent runs; ${agents.openRequests} request(s) wait in the inbox` +
+      (agents.unsettledEvents ? `; ${agents.unsettledEvents} event(s) still in progress` : ''),
+  );
+  agents.notes.forEach((n) => console.log(`note: ${n}`));
 
   // The demo people get issued API keys (shown once: written to files only they should read).
   const keys = await issueDemoKeyFiles(
