@@ -4,11 +4,13 @@ import { benchGateway, type GatewayBench } from './bench-gateway';
 import { benchGatewayBatch, type GatewayBatchBench } from './bench-gateway-batch';
 import { benchAnalysis, type AnalysisBench } from './bench-analysis';
 import { benchBankLines, type BankLinesBench } from './bench-bank-lines';
+import { benchFloor, type FloorBench } from './bench-floor';
 import { latencyRatio } from './lib/bench-stats';
 import { runPollingBaseline, type PollingBaselineResult } from './lib/polling-baseline';
 
 /**
- * `npm run bench -- [all] [--short] [--poll-ms 5000] [--json FILE]`: the events, gateway,
+ * `npm run bench -- [all] [--short] [--poll-ms 5000] [--json FILE]`: the floor (bare Temporal,
+ * at the gateway suite's size, first), then the events, gateway,
  * gateway-batch, analysis and bank-lines suites one after another in this process (each on a
  * platform of its own, started and stopped by the suite), plus the polling baseline run inside the events suite's
  * platform right after its probe, with the same number of probe events at the same gaps.
@@ -41,6 +43,9 @@ export const BENCH_ALL_SIZES: Record<'short' | 'full', Omit<BenchAllSizes, 'poll
 };
 
 type Load = [number, number, number];
+/** a ÷ b to two decimals; null when b is 0 (never a division by zero shown as a figure). */
+const ratio = (a: number, b: number): number | null =>
+  b > 0 ? Math.round((a / b) * 100) / 100 : null;
 const load = (): Load => loadavg().map((x) => Math.round(x * 100) / 100) as Load;
 
 export interface BenchAllResult {
@@ -56,6 +61,17 @@ export interface BenchAllResult {
     /** 1, 5 and 15 minute load averages: other processes on the machine share the cores. */
     loadAverageAtStart: Load;
     loadAverageAtEnd: Load;
+  };
+  /** Bare Temporal on the same machine in the same run, at the gateway suite's size. */
+  floor: FloorBench & { loadAverageAtStart: Load };
+  /** Countersign ÷ floor, measured in this run (throughput: higher is closer to the floor). */
+  vsFloor: {
+    /** Gateway auto-lane postings/s ÷ floor 3-activity workflows/s, same concurrency. */
+    gatewayThroughput: number | null;
+    /** Gateway auto-lane p50 ÷ floor 3-activity p50 at that concurrency (≥ 1: slower). */
+    gatewayLatencyP50: number | null;
+    /** Event pickup p50 ÷ floor sequential 1-activity p50. */
+    eventPickupP50: number | null;
   };
   events: EventsBench & { loadAverageAtStart: Load };
   polling: PollingBaselineResult & {
@@ -79,6 +95,12 @@ export async function benchAll(
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
   const loadAtStart = load();
+
+  log(
+    `floor: bare Temporal, ${sizes.gateway.n} three-activity workflows, concurrency ${sizes.gateway.concurrency}`,
+  );
+  const floorLoad = load();
+  const floor = await benchFloor(sizes.gateway);
 
   log(`events: ${sizes.events.n} burst, ${sizes.events.probe} probe; polling every ${pollMs} ms`);
   let polling: PollingBaselineResult | undefined;
@@ -122,6 +144,12 @@ export async function benchAll(
       loadAverageAtStart: loadAtStart,
       loadAverageAtEnd: load(),
     },
+    floor: { ...floor, loadAverageAtStart: floorLoad },
+    vsFloor: {
+      gatewayThroughput: ratio(gateway.submitsPerSecond, floor.concurrent.workflowsPerSecond),
+      gatewayLatencyP50: ratio(gateway.autoLaneLatencyMs.p50, floor.concurrent.latencyMs.p50),
+      eventPickupP50: ratio(events.pickupLatencyMs.p50, floor.sequential.oneActivityMs.p50),
+    },
     events: { ...events, loadAverageAtStart: eventsLoad },
     polling: {
       ...polling,
@@ -140,7 +168,21 @@ export async function benchAll(
 export function benchAllTable(r: BenchAllResult): string {
   const ms = (p: { p50: number; p95: number; p99?: number }) =>
     `p50 ${p.p50} · p95 ${p.p95}${p.p99 === undefined ? '' : ` · p99 ${p.p99}`} ms`;
+  const x = (v: number | null) => (v === null ? '—' : `${v}×`);
   const rows: [string, string, string][] = [
+    [
+      'floor',
+      'bare Temporal, 1 / 3 activities, one at a time',
+      `p50 ${r.floor.sequential.oneActivityMs.p50} / ${r.floor.sequential.threeActivitiesMs.p50} ms`,
+    ],
+    [
+      'floor',
+      `3-activity workflows/s (${r.floor.concurrent.workflows}, conc. ${r.floor.concurrent.concurrency})`,
+      `${r.floor.concurrent.workflowsPerSecond} · ${ms(r.floor.concurrent.latencyMs)}`,
+    ],
+    ['vs floor', 'gateway postings/s ÷ floor workflows/s', x(r.vsFloor.gatewayThroughput)],
+    ['vs floor', 'gateway p50 ÷ floor 3-activity p50', x(r.vsFloor.gatewayLatencyP50)],
+    ['vs floor', 'event pickup p50 ÷ floor 1-activity p50', x(r.vsFloor.eventPickupP50)],
     ['events', 'pickup latency (accepted → agent run row)', ms(r.events.pickupLatencyMs)],
     ['events', 'pickup → running (slots granted)', ms(r.events.pickupToRunningMs)],
     [

@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 /**
- * `npm run bench -- [SUITE] [options]`: one suite (gateway, gateway-batch, events, analysis,
- * bank-lines, db-outage), or `all` (also when no suite is named) — events with the polling
+ * `npm run bench -- [SUITE] [options]`: one suite (floor, gateway, gateway-batch, events,
+ * analysis, bank-lines, bills, db-outage), or `all` (also when no suite is named) — events with the polling
  * baseline, gateway, gateway-batch, analysis and bank-lines in one process, one table and one
  * JSON. Each suite starts the platform it needs on its own ports (CS_BENCH_TEMPORAL_PORT /
  * CS_BENCH_PG_PORT + an offset per suite) and stops it. Never a timed test: the figures are printed and written with --json.
@@ -19,6 +19,7 @@ const USAGE = [
   '     | analysis [--n 60] [--concurrency 6] [--json FILE]',
   '     | bank-lines [--lines 2000] [--per-event 500] [--json FILE]',
   '     | bills [--n 200] [--json FILE]',
+  '     | floor [--n 300] [--concurrency 20] [--json FILE]',
 ].join('\n');
 
 /** Bad command-line input: its message is all the user needs, no stack trace. */
@@ -186,6 +187,16 @@ async function main(): Promise<void> {
       console.error(`bills failed: ${failures.join('; ')}`);
       process.exitCode = 3;
     }
+    return;
+  }
+  if (suite === 'floor') {
+    const { benchFloor } = await import('./bench-floor');
+    const r = await benchFloor({
+      n: intOption('--n', values.n, 300, 1, 5000),
+      concurrency: intOption('--concurrency', values.concurrency, 20, 1, 200),
+    });
+    console.log(JSON.stringify(r, null, 2));
+    writeJson(values.json, r);
     return;
   }
   if (suite === 'gateway') {
