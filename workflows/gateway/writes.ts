@@ -197,6 +197,37 @@ export const BillPostSchema = z
   })
   .strict();
 
+/**
+ * A vendor credit: a supplier's credit note (or an invoice correcting one with a negative
+ * total) reverses a bill's accounts — Dr AP for its gross, Cr the expense per net line and the
+ * input tax per line. Amounts are the credit's own, positive. When it names the invoice it
+ * corrects (BT-25) and that bill of the vendor is still open, the credit is applied against it;
+ * otherwise it stays an open credit on the vendor.
+ */
+export const BillCreditSchema = z
+  .object({
+    vendorId: IdSchema,
+    creditNumber: Text(100),
+    creditDate: DateSchema,
+    currency: CurrencySchema,
+    /** The vendor's invoice number this credit corrects (BT-25), when the document names one. */
+    precedingBillNumber: Text(100).optional(),
+    lines: z
+      .array(
+        z
+          .object({
+            description: Text(500),
+            amountMinor: PositiveMinorUnitsSchema,
+            accountId: IdSchema.optional(),
+            taxCodeId: IdSchema.optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(200),
+  })
+  .strict();
+
 export const PaymentSendSchema = z
   .object({
     vendorId: IdSchema,
@@ -420,6 +451,7 @@ export const WRITE_SCHEMAS = {
   'journal.reverse': JournalReverseSchema,
   'journal.post_batch': JournalPostBatchSchema,
   'bill.post': BillPostSchema,
+  'bill.credit': BillCreditSchema,
   'payment.send': PaymentSendSchema,
   'vendor.create': VendorCreateSchema,
   'vendor.update': VendorUpdateSchema,
