@@ -6,7 +6,14 @@ import { useSeededWorker } from './support/seeded-worker';
 import { FIXTURES } from './support/fixtures';
 import { ingestFile } from '../client/documents';
 import { GatewayClient, WriteRefusedError } from '../client/gateway-client';
-import { bills, journalLines, vendorCredits, vendors } from '../db/schema';
+import {
+  bankAccounts,
+  bills,
+  gatewaySubmissions,
+  journalLines,
+  vendorCredits,
+  vendors,
+} from '../db/schema';
 import { ciiInvoice, pdfInvoice } from '../scripts/lib/einvoice-builder';
 import { loadDataset, summarize } from '../scripts/eval/invoices-scoring';
 import { driveEvent, processBillFile, seedBillOrg, OPERATOR } from '../scripts/eval/invoices';
@@ -298,6 +305,76 @@ it('posts a structured credit note as a vendor credit applied to the bill it cor
     });
     expect(again.trace).toContain('bill_processor: duplicate');
     expect(await credits()).toHaveLength(1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('a vendor created from a structured invoice keeps its IBAN and BIC; a later invoice paying elsewhere fires the payee-change rule', async () => {
+  const deps = env.deps();
+  const org = 'bills-payee';
+  await seedBillOrg(deps.db, org);
+  const seller = 'Konto Lieferant GmbH';
+  const dir = mkdtempSync(join(tmpdir(), 'cs-payee-'));
+  const submissionsOf = (kind: string) =>
+    deps.db
+      .select()
+      .from(gatewaySubmissions)
+      .where(and(eq(gatewaySubmissions.orgId, org), eq(gatewaySubmissions.kind, kind)));
+  const rules = (s: { rulesFired: unknown }) =>
+    (s.rulesFired as { rule: string }[]).map((r) => r.rule);
+  try {
+    const invoice = (number: string, iban: string) => {
+      const file = `${number}.xml`;
+      writeFileSync(
+        join(dir, file),
+        ciiInvoice({
+          number,
+          seller,
+          iban,
+          bic: 'COBADEFFXXX',
+          lines: [{ name: 'Wartung', net: '100.00', rate: '19' }],
+        }),
+      );
+      return processBillFile(deps, org, {
+        file,
+        path: join(dir, file),
+        expected: { invoice_number: number, amount: '119.00' },
+      });
+    };
+    expect(await invoice('KL-1', 'DE02120300000000202051')).toMatchObject({ outcome: 'posted' });
+    const [vendor] = await deps.db
+      .select()
+      .from(vendors)
+      .where(and(eq(vendors.orgId, org), eq(vendors.name, seller)));
+    const accounts = await deps.db
+      .select()
+      .from(bankAccounts)
+      .where(and(eq(bankAccounts.orgId, org), eq(bankAccounts.vendorId, vendor!.id)));
+    expect(accounts).toEqual([
+      expect.objectContaining({
+        holderName: seller,
+        iban: 'DE02120300000000202051',
+        bic: 'COBADEFFXXX',
+        currency: 'EUR',
+        retiredAt: null,
+      }),
+    ]);
+    // New bank details are a high-risk write of their own.
+    const [created] = await submissionsOf('vendor.create');
+    expect(created).toMatchObject({ lane: 'high' });
+    expect(rules(created!)).toContain('payee_bank_details_new');
+    // The first bill pays the stored account: no payee rule.
+    const [first] = await submissionsOf('bill.post');
+    expect(rules(first!)).not.toContain('payee_bank_details_changed');
+
+    // The next invoice asks to be paid elsewhere: the payee-change rule, high lane.
+    await invoice('KL-2', 'DE89370400440532013000');
+    const second = (await submissionsOf('bill.post')).find(
+      (s) => (s.payload as { billNumber: string }).billNumber === 'KL-2',
+    );
+    expect(second).toMatchObject({ lane: 'high' });
+    expect(rules(second!)).toContain('payee_bank_details_changed');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

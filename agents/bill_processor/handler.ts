@@ -3,7 +3,7 @@ import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/con
 import type { ToolOutput } from '../../workflows/agent-runs/tools';
 import { companyKey, searchTerm } from '../../workflows/bills/company-name';
 import { decimalToMinor } from '../../workflows/bills/minor-units';
-import { IBAN } from '../../workflows/gateway/writes';
+import { BIC, IBAN } from '../../workflows/gateway/writes';
 
 /**
  * The bill processor (code mode). For each bill document of the trigger — an upload
@@ -59,6 +59,8 @@ export interface BillOutcome {
     name: string;
     emails: string[];
     taxIds: string[];
+    /** The one account a structured invoice asks to be paid to (BT-84/BT-86), if it states one. */
+    bankAccount?: { iban: string; bic?: string; currency: string };
     sourceDocumentId: string;
   } | null;
 }
@@ -279,6 +281,7 @@ async function processBill(
           name: ex.issuer,
           emails: ex.contacts.emails,
           taxIds: ex.contacts.taxIds,
+          ...(payeeAccountOf(ex) ? { bankAccount: payeeAccountOf(ex) } : {}),
           sourceDocumentId: documentId,
         },
       };
@@ -560,6 +563,18 @@ export function structuredLines(
     };
   return { lines };
 }
+
+/**
+ * The payee account a structured invoice states, for a new vendor's master data: its one IBAN,
+ * with its BIC when it names exactly one. Stored, it is what the vendor's next invoices are
+ * compared with (a different IBAN fires the payee-change rule).
+ */
+const payeeAccountOf = (ex: Extraction) => {
+  const iban = payeeIbanOf(ex);
+  if (!iban || !ex.currency) return undefined;
+  const bics = [...new Set(ex.structured?.invoice.payment.bics ?? [])].filter((b) => BIC.test(b));
+  return { iban, ...(bics.length === 1 ? { bic: bics[0] } : {}), currency: ex.currency };
+};
 
 const payeeIbanOf = (ex: Extraction): string | undefined => {
   const ibans = [...new Set(ex.structured?.invoice.payment.ibans ?? [])].filter((i) =>

@@ -16,6 +16,7 @@ export interface InvoiceSpec {
   sellerVat?: string;
   sellerEmail?: string;
   iban?: string;
+  bic?: string;
   buyer?: string;
   specification?: string;
   /** BT-25: the invoice a credit note or correction refers to. */
@@ -118,7 +119,7 @@ export function ciiInvoice(spec: InvoiceSpec): string {
     <ram:ApplicableHeaderTradeDelivery/>
     <ram:ApplicableHeaderTradeSettlement>
       <ram:InvoiceCurrencyCode>${cur}</ram:InvoiceCurrencyCode>
-      <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>${spec.iban ?? 'DE02120300000000202051'}</ram:IBANID></ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans>${taxes}
+      <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>${spec.iban ?? 'DE02120300000000202051'}</ram:IBANID></ram:PayeePartyCreditorFinancialAccount>${spec.bic ? `<ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>${spec.bic}</ram:BICID></ram:PayeeSpecifiedCreditorFinancialInstitution>` : ''}</ram:SpecifiedTradeSettlementPaymentMeans>${taxes}
       <ram:SpecifiedTradePaymentTerms><ram:Description>30 Tage netto</ram:Description><ram:DueDateDateTime><udt:DateTimeString format="102">${ymd(spec.dueDate ?? '2026-04-01')}</udt:DateTimeString></ram:DueDateDateTime></ram:SpecifiedTradePaymentTerms>
       <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
         <ram:LineTotalAmount>${t.lineNet}</ram:LineTotalAmount>

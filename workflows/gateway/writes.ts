@@ -168,6 +168,8 @@ export const JournalReverseSchema = z
 
 /** An IBAN as stored and compared: country, check digits, account, no spaces. */
 export const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/;
+/** A BIC / SWIFT code: bank, country, location, optional branch. */
+export const BIC = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 
 export const BillPostSchema = z
   .object({
@@ -252,10 +254,7 @@ export const BankDetailsSchema = z
       .string()
       .regex(/^[0-9A-Z-]{4,20}$/)
       .optional(),
-    bic: z
-      .string()
-      .regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'a BIC/SWIFT code')
-      .optional(),
+    bic: z.string().regex(BIC, 'a BIC/SWIFT code').optional(),
     currency: CurrencySchema,
   })
   .strict()
