@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBillDocument } from '../activities/bills/read-bill';
+import { ATTACHMENT_LIMITS, readBillDocument } from '../activities/bills/read-bill';
 import { sefPath } from '../activities/bills/einvoice/en16931-validation';
 import { readStructuredInvoice } from '../activities/bills/einvoice/read-structured';
 import { EInvoiceRefusal, MAX_INVOICE_XML_BYTES } from '../activities/bills/einvoice/xml';
@@ -344,6 +344,30 @@ describe('a PDF/A-3 invoice is read from its XML and checked against its page', 
     );
     expect(ex.outcome).toBe('human_review');
     expect(ex.reasons[0]).toMatch(/2 different invoice XMLs \(factur-x\.xml, xrechnung\.xml\)/);
+  });
+
+  it('reads the attachments under their own limits: too big or too slow is a typed refusal for a person', async () => {
+    const bytes = await pdfInvoice(page('1.477,11'), [
+      { name: 'factur-x.xml', xml: ciiInvoice(TWO_RATES) },
+    ]);
+    const pages = (await extractPdfText(bytes)).pages.map((p) => p.text);
+    const doc = { mimeType: 'application/pdf', bytes, pages };
+    const huge = await readBillDocument(doc, { ...ATTACHMENT_LIMITS, maxAttachmentBytes: 1000 });
+    expect(huge.outcome).toBe('human_review');
+    expect(huge.reasons).toEqual([
+      expect.stringMatching(
+        /^attachments \(ExtractionLimitExceeded\): The PDF embeds factur-x\.xml of \d+ bytes, over the 1000-byte limit for an attachment; the document is refused$/,
+      ),
+    ]);
+    // Nothing of the XML was taken: the fields shown to the person are the page's.
+    expect(huge.source).toBe('text');
+    const slow = await readBillDocument(doc, { ...ATTACHMENT_LIMITS, timeLimitMs: 1 });
+    expect(slow.outcome).toBe('human_review');
+    expect(slow.reasons).toEqual([
+      'attachments (ExtractionLimitExceeded): Reading the PDF attachments did not finish within 1 ms; the document is refused and nothing was stored',
+    ]);
+    // Within the limits the same PDF is read from its XML.
+    expect(await readBillDocument(doc)).toMatchObject({ outcome: 'ready', source: 'xml' });
   });
 });
 
