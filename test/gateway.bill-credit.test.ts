@@ -4,6 +4,7 @@ import { startTestWorker, type TestWorker } from './support/worker';
 import type { Database } from '../db/connection';
 import { GatewayClient, WriteRefusedError } from '../client/gateway-client';
 import { countEntries, getEntry } from '../db/repositories/ledger';
+import { READ_TOOLS } from '../activities/agent-runs/tools/read-tools';
 import { bills, vendorCredits } from '../db/schema';
 import type { GatewayWriteInput } from '../workflows/gateway.contract';
 import {
@@ -103,6 +104,8 @@ const theBill = async () =>
   )[0]!;
 
 it('reverses the bill’s accounts, low risk, and is applied against the bill it names', async () => {
+  const open = await READ_TOOLS.ap_context(database.db, ORG, { vendorId: VENDOR });
+  expect(open.openBills.map((b) => b.billNumber)).toEqual(['B-100']);
   const w = credit('CN-1');
   await gw.submit(w);
   const r = await gw.result(ORG, w.idempotencyKey);
@@ -169,6 +172,9 @@ it('takes off the bill no more than is open on it, and settles the bill it cover
   expect(r.effects).toEqual(
     expect.arrayContaining([{ entityType: 'bill', entityId: bill.id, action: 'settled' }]),
   );
+  // The agents' AP context no longer lists it as open.
+  const ap = await READ_TOOLS.ap_context(database.db, ORG, { vendorId: VENDOR });
+  expect(ap.openBills.map((b) => b.billNumber)).not.toContain('B-100');
   // Nothing is open on the bill any more: a third credit is an open credit on the vendor.
   const w3 = credit('CN-3', { lines: [{ description: 'goodwill', amountMinor: '1000' }] });
   await gw.submit(w3);
