@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBillDocument } from '../activities/bills/read-bill';
+import { ATTACHMENT_LIMITS, readBillDocument } from '../activities/bills/read-bill';
 import { sefPath } from '../activities/bills/einvoice/en16931-validation';
 import { readStructuredInvoice } from '../activities/bills/einvoice/read-structured';
 import { EInvoiceRefusal, MAX_INVOICE_XML_BYTES } from '../activities/bills/einvoice/xml';
@@ -159,13 +159,84 @@ describe('the official rules decide', () => {
     expect(wrongTax.structured!.validation.fatal.map((f) => f.id)).toContain('CS-VAT-SUM');
   });
 
-  it('a credit note is read but not posted as a bill', async () => {
-    const ex = await readBillDocument(xmlDoc(ublInvoice({ ...TWO_RATES, creditNote: true })));
+  it('a credit note with positive totals is ready as a vendor credit, naming the invoice it corrects', async () => {
+    const ex = await readBillDocument(
+      xmlDoc(ublInvoice({ ...TWO_RATES, creditNote: true, precedingInvoice: 'RE-2026-0041' })),
+    );
     expect(ex.structured!.validation.status).toBe('valid');
-    expect(ex.outcome).toBe('human_review');
-    expect(ex.reasons).toEqual([
-      'document_type_postable: type 381 is a credit note: vendor credits are posted by a person',
+    expect(ex).toMatchObject({
+      outcome: 'ready',
+      documentKind: 'credit',
+      amount: '1477.11',
+      minor: { gross: '147711' },
+    });
+    expect(ex.structured!.invoice.references.precedingInvoices).toEqual(['RE-2026-0041']);
+    expect(ex.checks.find((c) => c.name === 'document_type_postable')).toEqual({
+      name: 'document_type_postable',
+      status: 'pass',
+      detail: 'type 381 is a credit note: posted as a vendor credit',
+    });
+    // Its lines are the bill's, as the credit's positive amounts.
+    expect(structuredLines({ documentId: 'd', ...ex }, 'acc-input-tax', 'Input tax')).toEqual({
+      lines: [
+        { description: 'RE-2026-0042 net S 19%: Beratung März', amountMinor: '120000' },
+        { description: 'RE-2026-0042 net S 7%: Fachbuch', amountMinor: '4590' },
+        { description: 'Input tax S 19%', amountMinor: '22800', accountId: 'acc-input-tax' },
+        { description: 'Input tax S 7%', amountMinor: '321', accountId: 'acc-input-tax' },
+      ],
+    });
+  });
+
+  it('an invoice with a negative total is a correction: a vendor credit of the negated amounts', async () => {
+    const ex = await readBillDocument(
+      xmlDoc(
+        ciiInvoice({
+          number: 'RE-2026-0050',
+          typeCode: '384',
+          precedingInvoice: 'RE-2026-0042',
+          lines: [{ name: 'Gutschrift Beratung', net: '-200.00', rate: '19' }],
+        }),
+      ),
+    );
+    expect(ex).toMatchObject({
+      outcome: 'ready',
+      documentKind: 'credit',
+      amount: '-238.00',
+      minor: { gross: '-23800' },
+    });
+    expect(structuredLines({ documentId: 'd', ...ex }, 'acc-input-tax', 'Input tax', -1n)).toEqual({
+      lines: [
+        { description: 'RE-2026-0050 net S 19%: Gutschrift Beratung', amountMinor: '20000' },
+        { description: 'Input tax S 19%', amountMinor: '3800', accountId: 'acc-input-tax' },
+      ],
+    });
+    // Taken with the sign the document states, nothing posts.
+    expect(structuredLines({ documentId: 'd', ...ex }, 'acc-input-tax', 'Input tax')).toEqual({
+      error: 'a VAT group has negative tax: a person posts it',
+    });
+  });
+
+  it('a zero total and a credit note asking for money go to a person, saying why', async () => {
+    const zero = await readBillDocument(
+      xmlDoc(ciiInvoice({ number: 'RE-0', lines: [{ name: 'Nichts', net: '0.00', rate: '19' }] })),
+    );
+    expect(zero.outcome).toBe('human_review');
+    expect(zero.reasons).toEqual([
+      'document_type_postable: type 380 with a gross total of zero moves nothing: a person files it',
     ]);
+    const negativeCredit = await readBillDocument(
+      xmlDoc(
+        ciiInvoice({
+          number: 'GS-1',
+          typeCode: '381',
+          lines: [{ name: 'Belastung', net: '-100.00', rate: '19' }],
+        }),
+      ),
+    );
+    expect(negativeCredit.outcome).toBe('human_review');
+    expect(negativeCredit.reasons).toContain(
+      'document_type_postable: type 381 is a credit note with a negative total (it asks for money): a person posts it',
+    );
   });
 
   const UNITS = join(
@@ -273,6 +344,30 @@ describe('a PDF/A-3 invoice is read from its XML and checked against its page', 
     );
     expect(ex.outcome).toBe('human_review');
     expect(ex.reasons[0]).toMatch(/2 different invoice XMLs \(factur-x\.xml, xrechnung\.xml\)/);
+  });
+
+  it('reads the attachments under their own limits: too big or too slow is a typed refusal for a person', async () => {
+    const bytes = await pdfInvoice(page('1.477,11'), [
+      { name: 'factur-x.xml', xml: ciiInvoice(TWO_RATES) },
+    ]);
+    const pages = (await extractPdfText(bytes)).pages.map((p) => p.text);
+    const doc = { mimeType: 'application/pdf', bytes, pages };
+    const huge = await readBillDocument(doc, { ...ATTACHMENT_LIMITS, maxAttachmentBytes: 1000 });
+    expect(huge.outcome).toBe('human_review');
+    expect(huge.reasons).toEqual([
+      expect.stringMatching(
+        /^attachments \(ExtractionLimitExceeded\): The PDF embeds factur-x\.xml of \d+ bytes, over the 1000-byte limit for an attachment; the document is refused$/,
+      ),
+    ]);
+    // Nothing of the XML was taken: the fields shown to the person are the page's.
+    expect(huge.source).toBe('text');
+    const slow = await readBillDocument(doc, { ...ATTACHMENT_LIMITS, timeLimitMs: 1 });
+    expect(slow.outcome).toBe('human_review');
+    expect(slow.reasons).toEqual([
+      'attachments (ExtractionLimitExceeded): Reading the PDF attachments did not finish within 1 ms; the document is refused and nothing was stored',
+    ]);
+    // Within the limits the same PDF is read from its XML.
+    expect(await readBillDocument(doc)).toMatchObject({ outcome: 'ready', source: 'xml' });
   });
 });
 

@@ -107,6 +107,14 @@ const SAMPLES: Record<string, unknown> = {
     currency: 'USD',
     lines: [{ description: 'd', amountMinor: '10' }],
   },
+  'bill.credit': {
+    vendorId: 'v',
+    creditNumber: 'CN-1',
+    creditDate: '2025-03-15',
+    currency: 'USD',
+    precedingBillNumber: 'B-1',
+    lines: [{ description: 'd', amountMinor: '10' }],
+  },
   'payment.send': {
     vendorId: 'v',
     fromBankAccountId: 'b',

@@ -85,6 +85,7 @@ export async function seedGatewayOrgs(db: Db): Promise<void> {
       'journal.post',
       'journal.reverse',
       'bill.post',
+      'bill.credit',
       'vendor.create',
       'vendor.update',
     ],

@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { BillExtraction } from '../../workflows/bills/extraction';
 import type { StructuredReading } from '../../workflows/bills/structured-invoice';
-import { extractPdfAttachments, PdfTextError } from '../documents/pdf-text';
+import { DEFAULT_EXTRACTION_LIMITS } from '../documents/ingest';
+import {
+  extractAttachmentsIsolated,
+  type ExtractionLimits,
+} from '../documents/isolated-extraction';
+import { ExtractionRefusal } from '../documents/page-extraction';
+import { PdfTextError } from '../documents/pdf-text';
 import { crossCheckVisibleText } from './einvoice/cross-check';
 import { validateInvoice } from './einvoice/en16931-validation';
 import { looksLikeInvoiceXml, readStructuredInvoice } from './einvoice/read-structured';
 import { structuredToExtraction } from './einvoice/to-extraction';
-import { decodeXml, EInvoiceRefusal } from './einvoice/xml';
+import { decodeXml, EInvoiceRefusal, MAX_INVOICE_XML_BYTES } from './einvoice/xml';
 import { extractBill } from './extract-bill';
 
 /**
@@ -28,7 +34,21 @@ export interface BillDocument {
 const INVOICE_ATTACHMENT =
   /^(?:factur-x|zugferd-invoice|zugferd_invoice|xrechnung|order-x|invoice)\.xml$/i;
 
-export async function readBillDocument(doc: BillDocument): Promise<BillExtraction> {
+/**
+ * Limits of reading a PDF's attachments (on a worker thread, like its pages at ingestion): a
+ * PDF's embedded-file tree is as hostile an input as its pages, and an invoice XML is small.
+ * The thread's memory matches ingestion's, so both share the pooled threads.
+ */
+export const ATTACHMENT_LIMITS: ExtractionLimits & { maxAttachmentBytes: number } = {
+  timeLimitMs: 30_000,
+  maxMemoryMb: DEFAULT_EXTRACTION_LIMITS.maxMemoryMb,
+  maxAttachmentBytes: MAX_INVOICE_XML_BYTES,
+};
+
+export async function readBillDocument(
+  doc: BillDocument,
+  limits: typeof ATTACHMENT_LIMITS = ATTACHMENT_LIMITS,
+): Promise<BillExtraction> {
   const text = () => ({ ...extractBill(doc.pages), source: 'text' as const });
   if (!doc.bytes) return text();
   if (isXml(doc.mimeType)) {
@@ -38,11 +58,19 @@ export async function readBillDocument(doc: BillDocument): Promise<BillExtractio
 
   let attachments: { filename: string; content: Uint8Array }[];
   try {
-    attachments = await extractPdfAttachments(doc.bytes);
+    attachments = await extractAttachmentsIsolated(doc.bytes, limits);
   } catch (err) {
     // The page text was read at ingestion; a PDF whose attachments cannot be listed is read
     // from that text like any other.
     if (err instanceof PdfTextError) return text();
+    // Past a limit the attachments are unknown: the XML that may be the invoice was not read,
+    // so the page alone does not post it. A person looks.
+    if (err instanceof ExtractionRefusal)
+      return {
+        ...text(),
+        outcome: 'human_review',
+        reasons: [`attachments (${err.errorType}): ${err.message}`],
+      };
     throw err;
   }
   const xmls = new Map<string, { filename: string; xml: string }>();

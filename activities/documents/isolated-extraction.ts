@@ -3,13 +3,18 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { ErrorType } from '../../workflows/errors';
 import { ExtractionRefusal, type ExtractedPages, type InlineXbrlExtract } from './page-extraction';
+import { PdfTextError, type PdfAttachment, type PdfErrorCode } from './pdf-text';
 
 export interface ExtractionJob {
+  /** Pages (the default) or a PDF's embedded files (Factur-X / ZUGFeRD / XRechnung XML). */
+  task?: 'pages' | 'attachments';
   mimeType: string;
   bytes: Uint8Array;
   fromPage: number;
   /** Inline XBRL facts read at most (see ExtractionLimits.maxFacts). */
   maxFacts?: number;
+  /** For `attachments`: the largest embedded file accepted; a larger one refuses the PDF. */
+  maxAttachmentBytes?: number;
 }
 
 export type ExtractionMessage =
@@ -20,7 +25,10 @@ export type ExtractionMessage =
       pages: { page: number; text: string }[];
       inlineXbrl?: InlineXbrlExtract;
     }
+  | { kind: 'attachments'; files: PdfAttachment[] }
   | { kind: 'refused'; errorType: ErrorType; message: string }
+  /** A PDF that does not open (the same typed PdfTextError as in the caller's thread). */
+  | { kind: 'pdf-error'; code: PdfErrorCode; message: string }
   | { kind: 'failed'; message: string };
 
 export interface ExtractionLimits {
@@ -93,11 +101,58 @@ export function extractPagesIsolated(
   limits: ExtractionLimits,
   hooks: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<ExtractedPages> {
+  return runIsolated(
+    limits.maxFacts === undefined ? job : { ...job, maxFacts: limits.maxFacts },
+    limits,
+    'Text extraction',
+    (m) =>
+      m.kind !== 'done'
+        ? undefined
+        : m.inlineXbrl
+          ? { pageCount: m.pageCount, pages: m.pages, inlineXbrl: m.inlineXbrl }
+          : { pageCount: m.pageCount, pages: m.pages },
+    hooks,
+  );
+}
+
+/**
+ * The files a PDF embeds (a PDF/A-3 invoice's XML), read on a worker thread under the same
+ * kind of limits as its pages: a PDF whose attachment tree or streams are hostile is refused
+ * with `ExtractionLimitExceeded` past `timeLimitMs` or `maxMemoryMb`, and so is one embedding a
+ * file over `maxAttachmentBytes` — never half-read. A PDF that does not open is the usual
+ * PdfTextError.
+ */
+export function extractAttachmentsIsolated(
+  bytes: Uint8Array,
+  limits: ExtractionLimits & { maxAttachmentBytes: number },
+): Promise<PdfAttachment[]> {
+  return runIsolated(
+    {
+      task: 'attachments',
+      mimeType: 'application/pdf',
+      bytes,
+      fromPage: 0,
+      maxAttachmentBytes: limits.maxAttachmentBytes,
+    },
+    limits,
+    'Reading the PDF attachments',
+    (m) => (m.kind === 'attachments' ? m.files : undefined),
+  );
+}
+
+/** One job on a pooled thread: its answer (`accept`), a typed refusal, or the thread ended. */
+function runIsolated<T>(
+  job: ExtractionJob,
+  limits: ExtractionLimits,
+  what: string,
+  accept: (m: ExtractionMessage) => T | undefined,
+  hooks: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
+): Promise<T> {
   // A pooled thread's messages arrive in the async context of whoever started the thread, not
   // of this caller: bound here, the caller's progress callback (an activity's heartbeat) runs
   // in its own activity's context — not in an earlier, finished one's, or in none, which threw.
   const onProgress = hooks.onProgress ? AsyncResource.bind(hooks.onProgress) : undefined;
-  return new Promise<ExtractedPages>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     const worker = acquire(limits);
     let settled = false;
     const finish = (fn: () => void, reusable = false) => {
@@ -115,7 +170,7 @@ export function extractPagesIsolated(
           reject(
             new ExtractionRefusal(
               ErrorType.ExtractionLimitExceeded,
-              `Text extraction did not finish within ${limits.timeLimitMs} ms; the document is refused and nothing was stored`,
+              `${what} did not finish within ${limits.timeLimitMs} ms; the document is refused and nothing was stored`,
             ),
           ),
         ),
@@ -124,20 +179,20 @@ export function extractPagesIsolated(
     const onAbort = () => finish(() => reject(new Error('extraction cancelled')));
     hooks.signal?.addEventListener('abort', onAbort);
     worker.on('message', (m: ExtractionMessage) => {
-      if (m.kind === 'progress') onProgress?.(m.done, m.total);
-      else if (m.kind === 'done')
-        finish(
-          () =>
-            resolve(
-              m.inlineXbrl
-                ? { pageCount: m.pageCount, pages: m.pages, inlineXbrl: m.inlineXbrl }
-                : { pageCount: m.pageCount, pages: m.pages },
-            ),
-          true,
-        );
+      if (m.kind === 'progress') {
+        onProgress?.(m.done, m.total);
+        return;
+      }
+      const answer = accept(m);
+      if (answer !== undefined) finish(() => resolve(answer), true);
       else if (m.kind === 'refused')
         finish(() => reject(new ExtractionRefusal(m.errorType, m.message)), true);
-      else finish(() => reject(new Error(`Text extraction failed: ${m.message}`)));
+      else if (m.kind === 'pdf-error')
+        finish(() => reject(new PdfTextError(m.code, m.message)), true);
+      else
+        finish(() =>
+          reject(new Error(`${what} failed: ${m.kind === 'failed' ? m.message : m.kind}`)),
+        );
     });
     worker.on('error', (err: Error & { code?: string }) =>
       finish(() =>
@@ -145,15 +200,15 @@ export function extractPagesIsolated(
           err.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? new ExtractionRefusal(
                 ErrorType.ExtractionLimitExceeded,
-                `Text extraction needed more than ${limits.maxMemoryMb} MB; the document is refused and nothing was stored`,
+                `${what} needed more than ${limits.maxMemoryMb} MB; the document is refused and nothing was stored`,
               )
             : err,
         ),
       ),
     );
     worker.on('exit', (code) =>
-      finish(() => reject(new Error(`Text extraction thread exited (code ${code})`))),
+      finish(() => reject(new Error(`${what} thread exited (code ${code})`))),
     );
-    worker.postMessage(limits.maxFacts === undefined ? job : { ...job, maxFacts: limits.maxFacts });
+    worker.postMessage(job);
   });
 }

@@ -3,7 +3,9 @@
  * Runs with no database and no Temporal context; the parent thread owns the time limit.
  */
 import { parentPort } from 'node:worker_threads';
+import { ErrorType } from '../../workflows/errors';
 import { extractPages, ExtractionRefusal } from './page-extraction';
+import { extractPdfAttachments, PdfTextError } from './pdf-text';
 import type { ExtractionJob, ExtractionMessage } from './isolated-extraction';
 
 const port = parentPort;
@@ -13,6 +15,16 @@ const post = (m: ExtractionMessage) => port.postMessage(m);
 // One job at a time (the parent sends the next only after this one's answer); the thread is
 // kept warm between jobs so pdf.js loads once.
 port.on('message', (job: ExtractionJob) => {
+  if (job.task === 'attachments') {
+    readAttachments(job).then(post, (err: unknown) =>
+      post(
+        err instanceof PdfTextError
+          ? { kind: 'pdf-error', code: err.code, message: err.message }
+          : { kind: 'failed', message: err instanceof Error ? err.message : String(err) },
+      ),
+    );
+    return;
+  }
   extractPages(
     job.mimeType,
     job.bytes,
@@ -34,3 +46,17 @@ port.on('message', (job: ExtractionJob) => {
       ),
   );
 });
+
+/** A PDF's embedded files; one over the size limit refuses the PDF (it is not skipped). */
+async function readAttachments(job: ExtractionJob): Promise<ExtractionMessage> {
+  const files = await extractPdfAttachments(job.bytes, Number.MAX_SAFE_INTEGER);
+  const limit = job.maxAttachmentBytes ?? Number.MAX_SAFE_INTEGER;
+  const big = files.find((f) => f.content.byteLength > limit);
+  if (big)
+    return {
+      kind: 'refused',
+      errorType: ErrorType.ExtractionLimitExceeded,
+      message: `The PDF embeds ${big.filename} of ${big.content.byteLength} bytes, over the ${limit}-byte limit for an attachment; the document is refused`,
+    };
+  return { kind: 'attachments', files };
+}

@@ -36,9 +36,9 @@ import {
   getBankLine,
   getBill,
   getPaymentTerms,
-  getTaxCodes,
   getVendor,
   paidOnBill,
+  creditedOnBill,
   type EntityType,
 } from '../../db/repositories/master-data';
 import { ErrorType } from '../../workflows/errors';
@@ -56,6 +56,8 @@ import type {
 import type { Effect } from '../../workflows/gateway.contract';
 import { GatewayRefusal } from './refusal';
 import { journalPostBatchKind } from './journal-batch';
+import { expenseLines } from './bill-lines';
+import { billCreditKind } from './bill-credit';
 
 /**
  * The registry of write kinds: who may submit each, which entity ids it references, and how
@@ -422,51 +424,20 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
       const fallback =
         vendor.defaultExpenseAccountId ??
         (await systemAccount(ctx.q, ctx.orgId, 'default_expense'));
-      const taxes = await getTaxCodes(
+      const expense = await expenseLines(
         ctx.q,
         ctx.orgId,
-        p.lines.flatMap((l) => (l.taxCodeId ? [l.taxCodeId] : [])),
+        { date: p.billDate, lines: p.lines },
+        fallback,
       );
-      const lines: EntryDraft['lines'] = [];
-      let total = 0n;
-      const taxBy = new Map<string, bigint>();
-      p.lines.forEach((l, i) => {
-        const net = BigInt(l.amountMinor);
-        lines.push({
-          accountId: l.accountId ?? fallback,
-          currency: p.currency,
-          debit: net,
-          credit: 0n,
-          memo: l.description,
-        });
-        total += net;
-        if (l.taxCodeId) {
-          const t = taxes.find((x) => x.id === l.taxCodeId);
-          if (
-            !t ||
-            t.effectiveFrom > p.billDate ||
-            (t.effectiveTo !== null && t.effectiveTo <= p.billDate)
-          ) {
-            throw new GatewayRefusal(
-              ErrorType.InvalidWrite,
-              `Tax code ${l.taxCodeId} is not in effect on ${p.billDate}`,
-              [{ path: `payload.lines.${i}.taxCodeId`, message: `not in effect on ${p.billDate}` }],
-            );
-          }
-          // Half-up rounding in integer arithmetic: minor units never pass through a float.
-          const tax = (net * BigInt(t.rateBasisPoints) + 5000n) / 10000n;
-          if (tax > 0n) taxBy.set(t.accountId, (taxBy.get(t.accountId) ?? 0n) + tax);
-          total += tax;
-        }
-      });
-      for (const [accountIdValue, tax] of taxBy)
-        lines.push({
-          accountId: accountIdValue,
-          currency: p.currency,
-          debit: tax,
-          credit: 0n,
-          memo: 'tax',
-        });
+      const total = expense.total;
+      const lines: EntryDraft['lines'] = expense.lines.map((l) => ({
+        accountId: l.accountId,
+        currency: p.currency,
+        debit: l.amount,
+        credit: 0n,
+        memo: l.memo,
+      }));
       const ap = await systemAccount(ctx.q, ctx.orgId, 'accounts_payable');
       lines.push({
         accountId: ap,
@@ -522,6 +493,16 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
     },
   },
 
+  'bill.credit': billCreditKind(BOOKKEEPING, {
+    draft,
+    postsEntries,
+    requireActiveVendor,
+    requireActiveAccounts,
+    systemAccount,
+    placeholders,
+    derivedId,
+  }),
+
   'payment.send': {
     submitRoles: TREASURY,
     refs: (p) => [
@@ -572,7 +553,10 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
             `Bill ${p.billId} is in ${bill.currency}, payment in ${p.currency}`,
             [{ path: 'payload.currency', message: `the bill is in ${bill.currency}` }],
           );
-        const open = bill.totalMinor - (await paidOnBill(ctx.q, ctx.orgId, p.billId));
+        const open =
+          bill.totalMinor -
+          (await paidOnBill(ctx.q, ctx.orgId, p.billId)) -
+          (await creditedOnBill(ctx.q, ctx.orgId, p.billId));
         if (BigInt(p.amountMinor) > open)
           throw new GatewayRefusal(
             ErrorType.AmountMismatch,
@@ -895,13 +879,16 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
           'payload.bankLineId',
           `the bill is in ${bill.currency}`,
         );
-      // Money out of the bank is negative on the line; it must pay exactly the bill's total.
-      if (line.amountMinor !== -bill.totalMinor)
+      // Money out of the bank is negative on the line; it must pay exactly what the bill still
+      // asks: its total less the vendor credits applied to it (bill.credit).
+      const creditedMinor = await creditedOnBill(ctx.q, ctx.orgId, p.billId);
+      const due = bill.totalMinor - creditedMinor;
+      if (line.amountMinor !== -due)
         throw refuse(
           ErrorType.AmountMismatch,
-          `Bank line ${p.bankLineId} moves ${line.amountMinor} ${line.currency}; bill ${p.billId} totals ${bill.totalMinor} (a settlement pays it out in full: -${bill.totalMinor})`,
+          `Bank line ${p.bankLineId} moves ${line.amountMinor} ${line.currency}; bill ${p.billId} totals ${bill.totalMinor}${creditedMinor > 0n ? `, less ${creditedMinor} credited` : ''} (a settlement pays it out in full: -${due})`,
           'payload.bankLineId',
-          `moves ${line.amountMinor}, the bill needs -${bill.totalMinor}`,
+          `moves ${line.amountMinor}, the bill needs -${due}`,
         );
       const bank = await getBankAccount(ctx.q, ctx.orgId, line.bankAccountId);
       if (!bank || bank.ownerType !== 'org' || !bank.ledgerAccountId)
@@ -936,7 +923,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
           {
             accountId: ap,
             currency: bill.currency,
-            debit: bill.totalMinor,
+            debit: due,
             credit: 0n,
             memo: bill.id,
           },
@@ -944,7 +931,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
             accountId: bank.ledgerAccountId,
             currency: bill.currency,
             debit: 0n,
-            credit: bill.totalMinor,
+            credit: due,
             memo: line.description.slice(0, 500) || null,
           },
         ],
@@ -981,7 +968,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
             billId: p.billId,
             bankLineId: p.bankLineId,
             entryId: entry.id,
-            amountMinor: bill.totalMinor,
+            amountMinor: due,
             currency: bill.currency,
             submissionId: ctx.submissionId,
           });

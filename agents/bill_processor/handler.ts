@@ -3,14 +3,15 @@ import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/con
 import type { ToolOutput } from '../../workflows/agent-runs/tools';
 import { companyKey, searchTerm } from '../../workflows/bills/company-name';
 import { decimalToMinor } from '../../workflows/bills/minor-units';
-import { IBAN } from '../../workflows/gateway/writes';
+import { BIC, IBAN } from '../../workflows/gateway/writes';
 
 /**
  * The bill processor (code mode). For each bill document of the trigger — an upload
  * (`bill.received`) or the attachments of an email (`email.received`) — it reads and checks the
  * bill, finds its vendor, takes the vendor's AP context, and posts `bill.post` through the
- * gateway. Outcomes per document: `posted` (the gateway accepted the write: applied or in an
- * approval lane), `human_review` (a check failed or a field is missing: the reasons go to a
+ * gateway — or, for a structured credit note or a correction with a negative total,
+ * `bill.credit` (a vendor credit reversing the bill). Outcomes per document: `posted` (the
+ * gateway accepted the write: applied or in an approval lane), `human_review` (a check failed or a field is missing: the reasons go to a
  * person), `vendor_unknown` (handed to master data with the bill's evidence; the bill resumes
  * with a new `bill.received` once the vendor exists), `duplicate` (the vendor already has this
  * invoice number: refused).
@@ -58,6 +59,8 @@ export interface BillOutcome {
     name: string;
     emails: string[];
     taxIds: string[];
+    /** The one account a structured invoice asks to be paid to (BT-84/BT-86), if it states one. */
+    bankAccount?: { iban: string; bic?: string; currency: string };
     sourceDocumentId: string;
   } | null;
 }
@@ -278,6 +281,7 @@ async function processBill(
           name: ex.issuer,
           emails: ex.contacts.emails,
           taxIds: ex.contacts.taxIds,
+          ...(payeeAccountOf(ex) ? { bankAccount: payeeAccountOf(ex) } : {}),
           sourceDocumentId: documentId,
         },
       };
@@ -286,8 +290,13 @@ async function processBill(
   }
 
   const ap = await ctx.tool('ap_context', { vendorId });
+  // A credit note is numbered apart from the vendor's invoices: bill.credit refuses its own
+  // duplicates (per vendor and credit-note number).
+  const credit = ex.documentKind === 'credit';
   const norm = (n: string) => n.replace(/\s+/g, '').replace(/^#/, '').toUpperCase();
-  const dup = ap.openBills.find((b) => norm(b.billNumber) === norm(ex.invoiceNumber!));
+  const dup = credit
+    ? undefined
+    : ap.openBills.find((b) => norm(b.billNumber) === norm(ex.invoiceNumber!));
   if (dup)
     return {
       ...base,
@@ -303,6 +312,14 @@ async function processBill(
   const tax = ex.minor.tax === null ? 0n : BigInt(ex.minor.tax);
   const net = ex.minor.net === null ? gross - tax : BigInt(ex.minor.net);
   const inputTax = ap.accounts.find((a) => a.systemRole === 'input_tax');
+  if (credit && !ex.structured)
+    return {
+      ...base,
+      vendorId,
+      outcome: 'human_review',
+      reasons: ['credit: only a structured credit note is posted as a vendor credit'],
+      extraction: ex,
+    };
   if (tax > 0n && !inputTax)
     return {
       ...base,
@@ -312,8 +329,14 @@ async function processBill(
       extraction: ex,
     };
   if (ex.structured) {
-    // A structured e-invoice posts from its VAT breakdown: net per rate, input VAT per rate.
-    const lines = structuredLines(ex, inputTax?.id ?? null, taxDescription);
+    // A structured e-invoice posts from its VAT breakdown: net per rate, input VAT per rate. A
+    // correction with a negative total states the credit's amounts negated.
+    const lines = structuredLines(
+      ex,
+      inputTax?.id ?? null,
+      taxDescription,
+      credit && gross < 0n ? -1n : 1n,
+    );
     if ('error' in lines)
       return {
         ...base,
@@ -322,7 +345,14 @@ async function processBill(
         reasons: [`lines: ${lines.error}`],
         extraction: ex,
       };
-    return submitBill(ctx, { ...base, vendorId }, ex, documentId, lines.lines, ap.vendor.name);
+    return submitWrite(
+      ctx,
+      { ...base, vendorId },
+      ex,
+      documentId,
+      credit ? creditWrite(ex, vendorId, lines.lines) : billWrite(ex, vendorId, lines.lines),
+      ap.vendor.name,
+    );
   }
   const printed =
     ex.linesBasis === 'net'
@@ -358,7 +388,14 @@ async function processBill(
       extraction: ex,
     };
 
-  return submitBill(ctx, { ...base, vendorId }, ex, documentId, lines, ap.vendor.name);
+  return submitWrite(
+    ctx,
+    { ...base, vendorId },
+    ex,
+    documentId,
+    billWrite(ex, vendorId, lines),
+    ap.vendor.name,
+  );
 }
 
 interface BillLine {
@@ -367,19 +404,10 @@ interface BillLine {
   accountId?: string;
 }
 
-/** Posts `bill.post` through the gateway: posted, or a duplicate / refusal for a person. */
-async function submitBill(
-  ctx: AgentContext,
-  base: Omit<BillOutcome, 'outcome' | 'reasons' | 'extraction'>,
-  ex: Extraction,
-  documentId: string,
-  lines: BillLine[],
-  vendorName: string,
-): Promise<BillOutcome> {
-  const vendorId = base.vendorId!;
-  const sub = await ctx.tool('submit', {
+/** A bill to pay: `bill.post`. */
+function billWrite(ex: Extraction, vendorId: string, lines: BillLine[]) {
+  return {
     kind: 'bill.post',
-    sourceDocumentId: documentId,
     payload: {
       vendorId,
       billNumber: ex.invoiceNumber,
@@ -390,7 +418,39 @@ async function submitBill(
       ...(payeeIbanOf(ex) ? { payeeIban: payeeIbanOf(ex) } : {}),
       lines,
     },
-  });
+  };
+}
+
+/**
+ * A vendor credit: `bill.credit`, naming the invoice it corrects when the XML names exactly
+ * one (BT-25); the gateway applies it against that bill when the vendor has it open.
+ */
+function creditWrite(ex: Extraction, vendorId: string, lines: BillLine[]) {
+  const preceding = [...new Set(ex.structured?.invoice.references.precedingInvoices ?? [])];
+  return {
+    kind: 'bill.credit',
+    payload: {
+      vendorId,
+      creditNumber: ex.invoiceNumber,
+      creditDate: ex.issueDate,
+      currency: ex.currency,
+      ...(preceding.length === 1 ? { precedingBillNumber: preceding[0]!.slice(0, 100) } : {}),
+      lines,
+    },
+  };
+}
+
+/** Posts a bill or a vendor credit through the gateway: posted, or a duplicate / refusal for a person. */
+async function submitWrite(
+  ctx: AgentContext,
+  base: Omit<BillOutcome, 'outcome' | 'reasons' | 'extraction'>,
+  ex: Extraction,
+  documentId: string,
+  write: { kind: string; payload: Record<string, unknown> },
+  vendorName: string,
+): Promise<BillOutcome> {
+  const vendorId = base.vendorId!;
+  const sub = await ctx.tool('submit', { ...write, sourceDocumentId: documentId });
   if (sub.status === 'refused') {
     const duplicate = /already posted|duplicate/i.test(sub.detail ?? '');
     return {
@@ -402,7 +462,7 @@ async function submitBill(
       extraction: ex,
     };
   }
-  await ctx.log(`posted bill ${ex.invoiceNumber} of ${vendorName}: ${sub.detail ?? ''}`, {
+  await ctx.log(`posted ${write.kind} ${ex.invoiceNumber} of ${vendorName}: ${sub.detail ?? ''}`, {
     submissionId: sub.submissionId,
   });
   return {
@@ -425,11 +485,16 @@ export function structuredLines(
   ex: Extraction,
   inputTaxAccountId: string | null,
   taxDescription: string,
+  /** -1n for a correction stated with a negative total: its amounts are the credit's, negated. */
+  sign: 1n | -1n = 1n,
 ): { lines: BillLine[] } | { error: string } {
   const inv = ex.structured!.invoice;
   const currency = ex.currency!;
-  const minor = (decimal: string) => decimalToMinor(decimal, currency);
-  const gross = BigInt(ex.minor!.gross);
+  const minor = (decimal: string) => {
+    const m = decimalToMinor(decimal, currency);
+    return m === null ? null : m * sign;
+  };
+  const gross = BigInt(ex.minor!.gross) * sign;
   const groups = inv.vatBreakdown.map((b) => ({
     ...b,
     taxableMinor: minor(b.taxable),
@@ -498,6 +563,18 @@ export function structuredLines(
     };
   return { lines };
 }
+
+/**
+ * The payee account a structured invoice states, for a new vendor's master data: its one IBAN,
+ * with its BIC when it names exactly one. Stored, it is what the vendor's next invoices are
+ * compared with (a different IBAN fires the payee-change rule).
+ */
+const payeeAccountOf = (ex: Extraction) => {
+  const iban = payeeIbanOf(ex);
+  if (!iban || !ex.currency) return undefined;
+  const bics = [...new Set(ex.structured?.invoice.payment.bics ?? [])].filter((b) => BIC.test(b));
+  return { iban, ...(bics.length === 1 ? { bic: bics[0] } : {}), currency: ex.currency };
+};
 
 const payeeIbanOf = (ex: Extraction): string | undefined => {
   const ibans = [...new Set(ex.structured?.invoice.payment.ibans ?? [])].filter((i) =>

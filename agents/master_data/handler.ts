@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/context';
 import { companyKey, searchTerm } from '../../workflows/bills/company-name';
+import { BIC, CurrencySchema, IBAN } from '../../workflows/gateway/writes';
 
 /**
  * The master data agent (code mode): creates a vendor or customer from evidence through the
@@ -13,6 +14,14 @@ const Evidence = z.object({
   name: z.string().trim().min(1).max(200),
   emails: z.array(z.string().max(320)).max(50).default([]),
   taxIds: z.array(z.string().max(50)).max(20).default([]),
+  /** The account a structured invoice asks to be paid to: becomes the vendor's bank details. */
+  bankAccount: z
+    .object({
+      iban: z.string().regex(IBAN),
+      bic: z.string().regex(BIC).optional(),
+      currency: CurrencySchema,
+    })
+    .optional(),
   sourceDocumentId: z.string().min(1).max(200).optional(),
 });
 /** A delegation's work order (requests: `delegation.master_data`). */
@@ -67,7 +76,7 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
       status: 'failed',
       summary: `evidence invalid: ${ev.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     };
-  const { name, emails, taxIds, sourceDocumentId } = ev.data;
+  const { name, emails, taxIds, bankAccount, sourceDocumentId } = ev.data;
   const key = companyKey(name);
   if (key.length === 0) return { status: 'needs_human', summary: `no usable name in "${name}"` };
 
@@ -125,6 +134,11 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
     email,
     ...(taxId ? { taxId } : {}),
     ...(placeholderFields.length > 0 ? { placeholderFields } : {}),
+    // A vendor's bank details as its own document states them (new bank details are a
+    // high-risk write: people approve them before anything can be paid there).
+    ...(entity === 'vendor' && bankAccount
+      ? { bankAccount: { holderName: name, ...bankAccount } }
+      : {}),
   };
   const sub = await ctx.tool('submit', {
     kind: `${entity}.create`,

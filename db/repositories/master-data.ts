@@ -10,6 +10,7 @@ import {
   paymentTerms,
   payments,
   taxCodes,
+  vendorCredits,
   vendors,
 } from '../schema';
 import type { Q } from './ledger';
@@ -114,6 +115,35 @@ export async function findBillByNumber(q: Q, orgId: string, vendorId: string, bi
       ),
     );
   return row;
+}
+
+/** The vendor's credit note with this number, compared as vendor_credits_org_vendor_number_norm compares. */
+export async function findCreditByNumber(
+  q: Q,
+  orgId: string,
+  vendorId: string,
+  creditNumber: string,
+) {
+  const [row] = await q
+    .select()
+    .from(vendorCredits)
+    .where(
+      and(
+        eq(vendorCredits.orgId, orgId),
+        eq(vendorCredits.vendorId, vendorId),
+        sql`upper(regexp_replace(${vendorCredits.creditNumber}, '^#|\\s', '', 'g')) = upper(regexp_replace(${creditNumber}, '^#|\\s', '', 'g'))`,
+      ),
+    );
+  return row;
+}
+
+/** What vendor credits (bill.credit) took off a bill: it is owed that much less. */
+export async function creditedOnBill(q: Q, orgId: string, billId: string): Promise<bigint> {
+  const [r] = await q
+    .select({ n: sql<string>`coalesce(sum(${vendorCredits.appliedMinor}), 0)::text` })
+    .from(vendorCredits)
+    .where(and(eq(vendorCredits.orgId, orgId), eq(vendorCredits.appliedBillId, billId)));
+  return BigInt(r?.n ?? '0');
 }
 
 /** What is paid on a bill: its payments (payment.send) and its settlement by a bank line (bill.settle). */

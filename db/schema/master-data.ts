@@ -225,7 +225,7 @@ export const bills = pgTable(
     submissionId: text('submission_id')
       .notNull()
       .references(() => gatewaySubmissions.id),
-    /** Set by bill.settle (a bank line paid it); its bill_settlements row says how. */
+    /** Set by bill.settle (a bank line paid it; its bill_settlements row says how) or by bill.credit (a vendor credit covered what was open; its vendor_credits row). */
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [
@@ -390,5 +390,65 @@ export const billSettlements = pgTable(
       foreignColumns: [journalEntries.orgId, journalEntries.id],
     }),
     check('bill_settlements_amount_positive', sql`${t.amountMinor} > 0`),
+  ],
+);
+
+/**
+ * Vendor credits posted by bill.credit: a supplier's credit note, or an invoice correcting an
+ * earlier one with a negative total. Its entry reverses a bill's (Dr AP, Cr expense and input
+ * tax). Applied against the bill it names (BT-25) when that bill is open, for at most the
+ * bill's open amount; the rest is an open credit on the vendor. One per vendor and credit-note
+ * number (compared as bills are, case, spaces and '#' ignored: migration 0023), so the same
+ * credit note arriving by PDF, XML and email posts once.
+ */
+export const vendorCredits = pgTable(
+  'vendor_credits',
+  {
+    id: text('id').notNull(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    vendorId: text('vendor_id').notNull(),
+    creditNumber: text('credit_number').notNull(),
+    creditDate: date('credit_date', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    totalMinor: bigint('total_minor', { mode: 'bigint' }).notNull(),
+    entryId: text('entry_id').notNull(),
+    /** The invoice number the credit note names (BT-25), as it names it. */
+    precedingBillNumber: text('preceding_bill_number'),
+    /** The vendor's open bill it was applied against, and how much of it. */
+    appliedBillId: text('applied_bill_id'),
+    appliedMinor: bigint('applied_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => gatewaySubmissions.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'vendor_credits_org_pk', columns: [t.orgId, t.id] }),
+    unique('vendor_credits_org_vendor_number').on(t.orgId, t.vendorId, t.creditNumber),
+    index('vendor_credits_applied_bill').on(t.orgId, t.appliedBillId),
+    foreignKey({
+      name: 'vendor_credits_vendor_same_org',
+      columns: [t.orgId, t.vendorId],
+      foreignColumns: [vendors.orgId, vendors.id],
+    }),
+    foreignKey({
+      name: 'vendor_credits_entry_same_org',
+      columns: [t.orgId, t.entryId],
+      foreignColumns: [journalEntries.orgId, journalEntries.id],
+    }),
+    foreignKey({
+      name: 'vendor_credits_bill_same_org',
+      columns: [t.orgId, t.appliedBillId],
+      foreignColumns: [bills.orgId, bills.id],
+    }),
+    check('vendor_credits_total_positive', sql`${t.totalMinor} > 0`),
+    check(
+      'vendor_credits_applied_within_total',
+      sql`${t.appliedMinor} >= 0 and ${t.appliedMinor} <= ${t.totalMinor} and (${t.appliedMinor} = 0 or ${t.appliedBillId} is not null)`,
+    ),
   ],
 );

@@ -89,7 +89,7 @@ export async function seedBillOrg(db: Db, orgId: string): Promise<void> {
     orgId,
     agentId: 'bill_processor',
     operatorUserId: `${orgId}-${OPERATOR}`,
-    allowedWorkflows: ['bill.post'],
+    allowedWorkflows: ['bill.post', 'bill.credit'],
     by: `${orgId}-${OPERATOR}`,
   });
   await upsertAgentIdentity(db, {
@@ -323,10 +323,11 @@ export async function processBillFile(
     }
     if (finished) break;
   }
-  const post = lastRun?.submissions.find((s) => s.kind === 'bill.post');
+  // A bill posts as bill.post; a credit note (or a negative correction) as bill.credit.
+  const post = lastRun?.submissions.find((s) => s.kind === 'bill.post' || s.kind === 'bill.credit');
   const outcome =
     bill?.outcome === 'posted' && post?.outcome === 'applied' ? 'posted' : 'human_review';
-  if (post) trace.push(`bill.post ${post.outcome}`);
+  if (post) trace.push(`${post.kind} ${post.outcome}`);
   const ex = bill?.extraction ?? null;
   const extracted = Object.fromEntries(FIELDS.map((k) => [k, null])) as Record<
     Field,

@@ -16,8 +16,11 @@ export interface InvoiceSpec {
   sellerVat?: string;
   sellerEmail?: string;
   iban?: string;
+  bic?: string;
   buyer?: string;
   specification?: string;
+  /** BT-25: the invoice a credit note or correction refers to. */
+  precedingInvoice?: string;
   lines: { name: string; net: string; rate: string; category?: string }[];
   /** Replace a computed total (to make an invoice whose arithmetic is wrong). */
   override?: Partial<Record<'net' | 'tax' | 'gross' | 'due', string>>;
@@ -46,8 +49,11 @@ export function totalsOf(spec: InvoiceSpec) {
   }
   const breakdown = [...groups.values()].map((g) => ({
     ...g,
-    // Half-up at the cent, in integers.
-    tax: (g.base * BigInt(Math.round(Number(g.rate) * 100)) + 5000n) / 10000n,
+    // Half-up at the cent (away from zero for a negative base), in integers.
+    tax:
+      (((g.base < 0n ? -g.base : g.base) * BigInt(Math.round(Number(g.rate) * 100)) + 5000n) /
+        10000n) *
+      (g.base < 0n ? -1n : 1n),
   }));
   const net = breakdown.reduce((a, g) => a + g.base, 0n);
   const tax = breakdown.reduce((a, g) => a + g.tax, 0n);
@@ -68,6 +74,8 @@ export function totalsOf(spec: InvoiceSpec) {
 }
 
 const ymd = (d: string) => d.replace(/-/g, '');
+/** A negative line is a returned quantity at its (never negative, BR-27) price. */
+const qtyOf = (net: string) => (net.startsWith('-') ? '-1' : '1');
 
 export function ciiInvoice(spec: InvoiceSpec): string {
   const t = totalsOf(spec);
@@ -79,8 +87,8 @@ export function ciiInvoice(spec: InvoiceSpec): string {
     <ram:IncludedSupplyChainTradeLineItem>
       <ram:AssociatedDocumentLineDocument><ram:LineID>${i + 1}</ram:LineID></ram:AssociatedDocumentLineDocument>
       <ram:SpecifiedTradeProduct><ram:Name>${esc(l.name)}</ram:Name></ram:SpecifiedTradeProduct>
-      <ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>${l.net}</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement>
-      <ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="C62">1</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery>
+      <ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>${l.net.replace(/^-/, '')}</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement>
+      <ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="C62">${qtyOf(l.net)}</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery>
       <ram:SpecifiedLineTradeSettlement>
         <ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>${l.category ?? (Number(l.rate) === 0 ? 'Z' : 'S')}</ram:CategoryCode><ram:RateApplicablePercent>${l.rate}</ram:RateApplicablePercent></ram:ApplicableTradeTax>
         <ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${l.net}</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation>
@@ -111,7 +119,7 @@ export function ciiInvoice(spec: InvoiceSpec): string {
     <ram:ApplicableHeaderTradeDelivery/>
     <ram:ApplicableHeaderTradeSettlement>
       <ram:InvoiceCurrencyCode>${cur}</ram:InvoiceCurrencyCode>
-      <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>${spec.iban ?? 'DE02120300000000202051'}</ram:IBANID></ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans>${taxes}
+      <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>${spec.iban ?? 'DE02120300000000202051'}</ram:IBANID></ram:PayeePartyCreditorFinancialAccount>${spec.bic ? `<ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>${spec.bic}</ram:BICID></ram:PayeeSpecifiedCreditorFinancialInstitution>` : ''}</ram:SpecifiedTradeSettlementPaymentMeans>${taxes}
       <ram:SpecifiedTradePaymentTerms><ram:Description>30 Tage netto</ram:Description><ram:DueDateDateTime><udt:DateTimeString format="102">${ymd(spec.dueDate ?? '2026-04-01')}</udt:DateTimeString></ram:DueDateDateTime></ram:SpecifiedTradePaymentTerms>
       <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
         <ram:LineTotalAmount>${t.lineNet}</ram:LineTotalAmount>
@@ -119,7 +127,12 @@ export function ciiInvoice(spec: InvoiceSpec): string {
         <ram:TaxTotalAmount currencyID="${cur}">${t.tax}</ram:TaxTotalAmount>
         <ram:GrandTotalAmount>${t.gross}</ram:GrandTotalAmount>
         <ram:DuePayableAmount>${t.due}</ram:DuePayableAmount>
-      </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+      </ram:SpecifiedTradeSettlementHeaderMonetarySummation>${
+        spec.precedingInvoice
+          ? `
+      <ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${esc(spec.precedingInvoice)}</ram:IssuerAssignedID></ram:InvoiceReferencedDocument>`
+          : ''
+      }
     </ram:ApplicableHeaderTradeSettlement>
   </rsm:SupplyChainTradeTransaction>
 </rsm:CrossIndustryInvoice>
@@ -145,7 +158,12 @@ export function ublInvoice(spec: InvoiceSpec & { creditNote?: boolean }): string
   <cbc:IssueDate>${spec.date ?? '2026-03-02'}</cbc:IssueDate>
   ${spec.creditNote ? '' : `<cbc:DueDate>${spec.dueDate ?? '2026-04-01'}</cbc:DueDate>`}
   <cbc:${doc}TypeCode>${spec.typeCode ?? (spec.creditNote ? '381' : '380')}</cbc:${doc}TypeCode>
-  <cbc:DocumentCurrencyCode>${cur}</cbc:DocumentCurrencyCode>
+  <cbc:DocumentCurrencyCode>${cur}</cbc:DocumentCurrencyCode>${
+    spec.precedingInvoice
+      ? `
+  <cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${esc(spec.precedingInvoice)}</cbc:ID></cac:InvoiceDocumentReference></cac:BillingReference>`
+      : ''
+  }
   <cac:AccountingSupplierParty>${party(spec.seller ?? 'Leverancier West B.V.', spec.sellerVat ?? 'NL123456789B01')}</cac:AccountingSupplierParty>
   <cac:AccountingCustomerParty>${party(spec.buyer ?? 'Countersign Demo B.V.')}</cac:AccountingCustomerParty>
   <cac:PaymentMeans><cbc:PaymentMeansCode>30</cbc:PaymentMeansCode><cac:PayeeFinancialAccount><cbc:ID>${spec.iban ?? 'NL91ABNA0417164300'}</cbc:ID></cac:PayeeFinancialAccount></cac:PaymentMeans>
@@ -167,10 +185,10 @@ export function ublInvoice(spec: InvoiceSpec & { creditNote?: boolean }): string
       (l, i) => `
   <cac:${line}>
     <cbc:ID>${i + 1}</cbc:ID>
-    <cbc:${qty} unitCode="C62">1</cbc:${qty}>
+    <cbc:${qty} unitCode="C62">${qtyOf(l.net)}</cbc:${qty}>
     <cbc:LineExtensionAmount ${a(l.net)}</cbc:LineExtensionAmount>
     <cac:Item><cbc:Name>${esc(l.name)}</cbc:Name><cac:ClassifiedTaxCategory><cbc:ID>${l.category ?? (Number(l.rate) === 0 ? 'Z' : 'S')}</cbc:ID><cbc:Percent>${l.rate}</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item>
-    <cac:Price><cbc:PriceAmount ${a(l.net)}</cbc:PriceAmount></cac:Price>
+    <cac:Price><cbc:PriceAmount ${a(l.net.replace(/^-/, ''))}</cbc:PriceAmount></cac:Price>
   </cac:${line}>`,
     )
     .join('')}

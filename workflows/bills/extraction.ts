@@ -60,6 +60,12 @@ export const BillExtractionSchema = z.object({
   /** Evidence for master data: contact data printed on the bill. */
   contacts: z.object({ emails: z.array(z.string()), taxIds: z.array(z.string()) }),
   language: z.string().nullable(),
+  /**
+   * What the document asks of the books: a bill to pay, or a vendor credit (a credit note, or
+   * an invoice correcting an earlier one with a negative total) that reverses one. Absent on
+   * readings recorded before credits were posted: a bill.
+   */
+  documentKind: z.enum(['bill', 'credit']).optional(),
   /** Where the fields came from: a structured e-invoice (`xml`) or the visible text. */
   source: z.enum(['xml', 'text']).optional(),
   /** For `xml`: the invoice as the XML states it, the rules' verdict and the cross-check. */

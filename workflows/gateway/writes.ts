@@ -168,6 +168,8 @@ export const JournalReverseSchema = z
 
 /** An IBAN as stored and compared: country, check digits, account, no spaces. */
 export const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/;
+/** A BIC / SWIFT code: bank, country, location, optional branch. */
+export const BIC = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 
 export const BillPostSchema = z
   .object({
@@ -181,6 +183,37 @@ export const BillPostSchema = z
      * vendor's stored bank details: a different one fires the payee-change risk rule.
      */
     payeeIban: z.string().regex(IBAN, 'an IBAN without spaces').optional(),
+    lines: z
+      .array(
+        z
+          .object({
+            description: Text(500),
+            amountMinor: PositiveMinorUnitsSchema,
+            accountId: IdSchema.optional(),
+            taxCodeId: IdSchema.optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(200),
+  })
+  .strict();
+
+/**
+ * A vendor credit: a supplier's credit note (or an invoice correcting one with a negative
+ * total) reverses a bill's accounts — Dr AP for its gross, Cr the expense per net line and the
+ * input tax per line. Amounts are the credit's own, positive. When it names the invoice it
+ * corrects (BT-25) and that bill of the vendor is still open, the credit is applied against it;
+ * otherwise it stays an open credit on the vendor.
+ */
+export const BillCreditSchema = z
+  .object({
+    vendorId: IdSchema,
+    creditNumber: Text(100),
+    creditDate: DateSchema,
+    currency: CurrencySchema,
+    /** The vendor's invoice number this credit corrects (BT-25), when the document names one. */
+    precedingBillNumber: Text(100).optional(),
     lines: z
       .array(
         z
@@ -221,10 +254,7 @@ export const BankDetailsSchema = z
       .string()
       .regex(/^[0-9A-Z-]{4,20}$/)
       .optional(),
-    bic: z
-      .string()
-      .regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'a BIC/SWIFT code')
-      .optional(),
+    bic: z.string().regex(BIC, 'a BIC/SWIFT code').optional(),
     currency: CurrencySchema,
   })
   .strict()
@@ -420,6 +450,7 @@ export const WRITE_SCHEMAS = {
   'journal.reverse': JournalReverseSchema,
   'journal.post_batch': JournalPostBatchSchema,
   'bill.post': BillPostSchema,
+  'bill.credit': BillCreditSchema,
   'payment.send': PaymentSendSchema,
   'vendor.create': VendorCreateSchema,
   'vendor.update': VendorUpdateSchema,

@@ -23,7 +23,12 @@ import {
   queryFilingFacts,
 } from '../../../db/repositories/filing-facts';
 import { trialBalance } from '../../../db/repositories/ledger';
-import { getPaymentTerms, getVendor, paidOnBill } from '../../../db/repositories/master-data';
+import {
+  creditedOnBill,
+  getPaymentTerms,
+  getVendor,
+  paidOnBill,
+} from '../../../db/repositories/master-data';
 import { ErrorType, permanentFailure } from '../../../workflows/errors';
 import type { ReadToolName, ToolInput, ToolOutput } from '../../../workflows/agent-runs/tools';
 import { bankContext, bankLinesAsked } from './bank-tools';
@@ -189,7 +194,8 @@ const apContext: Impl<'ap_context'> = async (db, orgId, { vendorId }) => {
   const openBills = [];
   for (const b of vendorBills) {
     const paid = await paidOnBill(db, orgId, b.id);
-    if (paid < b.totalMinor)
+    // A vendor credit applied to the bill (bill.credit) takes it off what is owed.
+    if (paid + (await creditedOnBill(db, orgId, b.id)) < b.totalMinor)
       openBills.push({
         id: b.id,
         billNumber: b.billNumber,

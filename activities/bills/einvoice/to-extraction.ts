@@ -22,8 +22,8 @@ const POSTABLE_TYPE_CODES = new Set([
 
 /**
  * A structured reading into the bill model the processor posts. `ready` only when the rules
- * found nothing fatal, the page agrees with the XML (for a PDF), the document is an invoice
- * (not a credit note), and every field a posting needs is there; every other case goes to a
+ * found nothing fatal, the page agrees with the XML (for a PDF), the document is a bill or a
+ * vendor credit (`documentKind`: documentKindOf), and every field a posting needs is there; every other case goes to a
  * person with the reasons, rule ids included.
  */
 export function structuredToExtraction(reading: StructuredReading): BillExtraction {
@@ -57,16 +57,11 @@ export function structuredToExtraction(reading: StructuredReading): BillExtracti
   );
   const type = inv.typeCode ?? '';
   const credit = CREDIT_NOTE_TYPE_CODES.has(type);
-  check(
-    'document_type_postable',
-    POSTABLE_TYPE_CODES.has(type),
-    credit
-      ? `type ${type} is a credit note: vendor credits are posted by a person`
-      : POSTABLE_TYPE_CODES.has(type)
-        ? `type ${type}`
-        : `type ${type || '(none)'} is not an invoice type the processor posts`,
-  );
-
+  // A missing or unreadable gross fails its own checks below; the type alone decides the kind.
+  const grossCents = toCents(inv.totals.gross);
+  const grossSign = grossCents === null ? 1 : Math.sign(Number(grossCents));
+  const kind = documentKindOf(type, credit, grossSign);
+  check('document_type_postable', kind.ok, kind.detail);
   const currency = inv.currency;
   const currencyOk = currency !== null && isIsoCurrency(currency);
   check('currency_known', currencyOk, currencyOk ? currency! : `currency ${currency ?? '(none)'}`);
@@ -87,12 +82,6 @@ export function structuredToExtraction(reading: StructuredReading): BillExtracti
     sumOk,
     `${inv.totals.net ?? '?'} + ${inv.totals.tax ?? '0'} = ${inv.totals.gross ?? '?'}`,
   );
-  if (gross !== null && gross <= 0n && !credit)
-    check(
-      'document_type_postable',
-      false,
-      `the gross total ${inv.totals.gross} is not positive: a zero or negative invoice is posted by a person`,
-    );
 
   const minor = (c: bigint | null) =>
     c === null || !currencyOk ? null : centsToMinor(c, currency!);
@@ -138,7 +127,54 @@ export function structuredToExtraction(reading: StructuredReading): BillExtracti
       taxIds: [...inv.seller.vatIds, ...inv.seller.taxIds],
     },
     language: null,
+    documentKind: kind.documentKind,
     source: 'xml',
     structured: reading,
   };
+}
+
+/**
+ * What a document type and the sign of its gross ask of the books. A bill: an invoice type
+ * with a positive total. A vendor credit: a credit note with a positive total, or an invoice
+ * type with a negative one (a correction of an earlier invoice, as PEPPOL BIS and XRechnung
+ * allow). A zero total moves nothing; a credit note with a negative total asks for money: both
+ * go to a person.
+ */
+function documentKindOf(
+  type: string,
+  credit: boolean,
+  grossSign: number,
+): { ok: boolean; detail: string; documentKind: 'bill' | 'credit' } {
+  const invoice = POSTABLE_TYPE_CODES.has(type);
+  if (!credit && !invoice)
+    return {
+      ok: false,
+      detail: `type ${type || '(none)'} is not an invoice type the processor posts`,
+      documentKind: 'bill',
+    };
+  if (grossSign === 0)
+    return {
+      ok: false,
+      detail: `type ${type} with a gross total of zero moves nothing: a person files it`,
+      documentKind: credit ? 'credit' : 'bill',
+    };
+  if (credit && grossSign < 0)
+    return {
+      ok: false,
+      detail: `type ${type} is a credit note with a negative total (it asks for money): a person posts it`,
+      documentKind: 'credit',
+    };
+  if (credit)
+    return {
+      ok: true,
+      detail: `type ${type} is a credit note: posted as a vendor credit`,
+      documentKind: 'credit',
+    };
+  if (grossSign < 0)
+    return {
+      ok: true,
+      detail: `type ${type} with a negative total corrects an earlier invoice: posted as a vendor credit`,
+      documentKind: 'credit',
+    };
+  return { ok: true, detail: `type ${type}`, documentKind: 'bill' };
 }
