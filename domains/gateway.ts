@@ -1,7 +1,7 @@
 import { createGatewayActivities } from '../activities/gateway';
 import { createIdentityActivities } from '../activities/identity';
 import { decisionSecret } from '../activities/identity/decision-secret';
-import { writeAppliedAnnouncer } from '../activities/agent-runs/register';
+import { outboxHandOver } from '../activities/agent-runs/register';
 import { withWriteAppliedEvent } from '../activities/events/write-applied';
 import { domainTaskQueue } from '../workflows/task-queue';
 import type { DomainModule } from './domain';
@@ -29,7 +29,7 @@ export const gatewayDomain: DomainModule = {
       gatewayApply: withWriteAppliedEvent(
         gateway.gatewayApply,
         database.db,
-        writeAppliedAnnouncer({
+        outboxHandOver({
           db: database.db,
           client,
           taskQueue: baseQueue,
