@@ -15,6 +15,8 @@ export interface EventsOutageResult extends ScenarioInvariants, WriteAppliedEven
   notApplied: { key: string; outcome: string }[];
   stuckRuns: number;
   downSeconds: number;
+  /** Seconds from PostgreSQL being back until the last write was seen applied. */
+  writesSettledAfterBackSeconds: number | null;
   /** Seconds from PostgreSQL being back until the last write.applied event was completed. */
   eventsSettledAfterBackSeconds: number | null;
   wallSeconds: number;
@@ -45,6 +47,7 @@ export async function eventsOutage(
   const stopSubmittingAt = t0 + opts.seconds * 1000;
   const deadline = stopSubmittingAt + opts.downMs + opts.deadlineMs;
   let backAt = Number.NaN;
+  let lastAppliedAt = Number.NaN;
   const fault = (async () => {
     await sleep(Math.min(20_000, opts.seconds * 200));
     log(`  postgres going down for ${opts.downMs / 1000} s`);
@@ -70,7 +73,10 @@ export async function eventsOutage(
     for (;;) {
       try {
         const r = await gw.result(org, key);
-        if (r.outcome === 'applied') applied++;
+        if (r.outcome === 'applied') {
+          applied++;
+          lastAppliedAt = Date.now();
+        }
         else notApplied.push({ key, outcome: r.outcome });
         return;
       } catch (err) {
@@ -124,6 +130,9 @@ export async function eventsOutage(
     notApplied,
     stuckRuns,
     downSeconds: opts.downMs / 1000,
+    writesSettledAfterBackSeconds: Number.isNaN(lastAppliedAt)
+      ? null
+      : Math.round((lastAppliedAt - backAt) / 100) / 10,
     eventsSettledAfterBackSeconds,
     ...invariants,
     ...events,
