@@ -5,3 +5,4 @@ export { gatewayWorkflow } from './gateway';
 export { eventWorkflow, scheduledEventWorkflow, outboxDispatchWorkflow } from './events';
 export { agentRunWorkflow, slotsWorkflow } from './agent-runs';
 export { requestWorkflow, delegationWatchWorkflow } from './requests';
+export { auditAnchorWorkflow } from './audit/anchor';

@@ -116,6 +116,7 @@ export async function ensureOutboxSchedule(client: Client, taskQueue: string): P
         workflowId: `event-outbox-dispatch:${taskQueue}`,
         taskQueue: domainTaskQueue(taskQueue, 'events'),
         args: [],
+        workflowRunTimeout: '10m',
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
     });
