@@ -76,8 +76,7 @@ export async function eventsOutage(
         if (r.outcome === 'applied') {
           applied++;
           lastAppliedAt = Date.now();
-        }
-        else notApplied.push({ key, outcome: r.outcome });
+        } else notApplied.push({ key, outcome: r.outcome });
         return;
       } catch (err) {
         if (Date.now() > deadline) {
