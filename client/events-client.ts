@@ -65,6 +65,12 @@ export interface Accepted {
 export interface AcceptOptions {
   eventId?: string;
   once?: boolean;
+  /**
+   * The outbox's hand-over: a running workflow under the event's id is this event (the id
+   * derives from its payload, which names its origin), so it is used as it is (conflict
+   * policy USE_EXISTING) instead of failing the start; a closed one is found by its memo.
+   */
+  ensure?: boolean;
 }
 
 export interface EventsClientOptions {
@@ -119,7 +125,7 @@ export class EventsClient {
         // Only an active event blocks its duplicate (FAIL while running); any closed one —
         // completed, ignored, expired or failed — lets the same payload in again, so a
         // failed event can be retried by sending it again.
-        workflowIdConflictPolicy: 'FAIL',
+        workflowIdConflictPolicy: opts.ensure ? 'USE_EXISTING' : 'FAIL',
         workflowIdReusePolicy: opts.once ? 'REJECT_DUPLICATE' : 'ALLOW_DUPLICATE',
         memo: { eventId },
         // Orgs share the queues fairly (server fairness, temporal-dev.yaml): the run tree of

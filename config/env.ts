@@ -110,6 +110,14 @@ const EnvSchema = z.object({
   // generated once into DECISION_SECRET_FILE, shared by the worker, the API and the CLI.
   DECISION_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   DECISION_SECRET_FILE: z.string().default('.data/decision-secret'),
+  // Audit anchors: chain heads signed with this key (HMAC-SHA256; never in the database, so
+  // the runtime role cannot forge one), else with a random key generated once into
+  // AUDIT_ANCHOR_SECRET_FILE. The worker appends every org's signed head to AUDIT_ANCHORS_FILE
+  // every AUDIT_ANCHOR_EVERY_MINUTES (0: never); `audit verify` checks the chains against them.
+  AUDIT_ANCHOR_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  AUDIT_ANCHOR_SECRET_FILE: z.string().default('.data/audit-anchor-secret'),
+  AUDIT_ANCHORS_FILE: z.string().default('.data/audit-anchors.jsonl'),
+  AUDIT_ANCHOR_EVERY_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
   // The CLI acts as the holder of this API key (never a command-line argument).
   CS_API_KEY: z.string().optional(),
   CS_API_KEY_FILE: z.string().optional(),

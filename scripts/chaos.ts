@@ -10,7 +10,8 @@ import { restartUnderLoad, type RestartUnderLoadResult } from './chaos/restart-u
 import { eventsFaults, type EventsFaultsResult } from './chaos/events-faults';
 import { loopBreaker, type LoopBreakerResult } from './chaos/loop-breaker';
 import { fairnessBurst, STARVED_FRACTION, type FairnessBurstResult } from './chaos/fairness-burst';
-import { invariantViolations } from './chaos/invariants';
+import { invariantViolations, writeAppliedViolations } from './chaos/invariants';
+import { eventsOutage, type EventsOutageResult } from './chaos/events-outage';
 
 /**
  * `npm run chaos -- [--short] [--scenario NAME[,NAME…]|all] [--writes N] [--events N] [--runs N]
@@ -26,6 +27,7 @@ const SCENARIOS = [
   'fairness-burst',
   'temporal-restart',
   'postgres-restart',
+  'events-outage',
 ] as const;
 
 const ArgsSchema = z.object({
@@ -56,6 +58,7 @@ type Scenario = (
   | EventsFaultsResult
   | LoopBreakerResult
   | FairnessBurstResult
+  | EventsOutageResult
 ) & { workerCrashes: { at: string; exit: string; lastLine: string }[] };
 
 function printScenario(r: Scenario): void {
@@ -97,6 +100,11 @@ function broken(r: Scenario): string[] {
       if (r.eventsPerChain.some((n) => n !== r.hopCap + 1))
         why.push(`events per loop ${r.eventsPerChain.join(',')}, expected ${r.hopCap + 1}`);
       if (r.runsTwice > 0) why.push(`${r.runsTwice} events run twice`);
+      break;
+    case 'events-outage':
+      if (r.applied !== r.writes)
+        why.push(`${r.writes - r.applied} of ${r.writes} writes not applied`);
+      why.push(...writeAppliedViolations(r));
       break;
     case 'fairness-burst':
       if (r.lostEvents > 0) why.push(`${r.lostEvents} events lost`);
@@ -224,6 +232,19 @@ async function main(): Promise<void> {
         platform,
         target,
         { seconds, downMs, concurrency: args.concurrency, deadlineMs: 240_000 },
+        log,
+      );
+      results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });
+    }
+    if (run('events-outage')) {
+      // Several minutes down (short: 90 s, still twice the event's quick local retries).
+      const seconds = args.seconds ?? (args.short ? 60 : 150);
+      const downMs = (args.down ?? (args.short ? 90 : 300)) * 1000;
+      log(`events-outage: ${seconds} s of writes (3/s), PostgreSQL down ${downMs / 1000} s…`);
+      const c0 = crashesBefore();
+      const r = await eventsOutage(
+        platform,
+        { seconds, downMs, ratePerSecond: 3, deadlineMs: 600_000 },
         log,
       );
       results.push({ ...r, workerCrashes: platform.worker.crashes.slice(c0) });

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { createTestDatabase } from './support/database';
@@ -265,6 +266,9 @@ describe('the hash-chained audit log', () => {
       ...process.env,
       DATABASE_URL: database.ownerUrl,
       DATABASE_RUNTIME_URL: database.url,
+      // This database's anchors only (none): not the installation's file under .data.
+      AUDIT_ANCHOR_SECRET: 'k'.repeat(64),
+      AUDIT_ANCHORS_FILE: join(tmpdir(), `cs-no-anchors-${process.pid}.jsonl`),
     };
     const cli = join(PROJECT_ROOT, 'client', 'cli.ts');
     const tsx = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');

@@ -2,6 +2,7 @@
 export { analysisWorkflow } from './analysis';
 export { ingestionWorkflow } from './ingestion';
 export { gatewayWorkflow } from './gateway';
-export { eventWorkflow, scheduledEventWorkflow } from './events';
+export { eventWorkflow, scheduledEventWorkflow, outboxDispatchWorkflow } from './events';
 export { agentRunWorkflow, slotsWorkflow } from './agent-runs';
 export { requestWorkflow, delegationWatchWorkflow } from './requests';
+export { auditAnchorWorkflow } from './audit/anchor';

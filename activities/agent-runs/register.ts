@@ -4,7 +4,9 @@ import type { NativeConnection } from '@temporalio/worker';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/connection';
 import { createEventsActivities } from '../events';
-import { announceWriteApplied, createEventEmitActivities, type WriteApplied } from '../events/emit';
+import { createEventEmitActivities } from '../events/emit';
+import { dispatchOutbox, handOverOutboxEvent, type OutboxDispatchReport } from '../events/outbox';
+import type { OutboxRow } from '../../db/repositories/event-outbox';
 import { syncAgentSchedules, type ScheduleSyncReport } from '../events/schedules';
 import { EventsClient, type EventsClientOptions } from '../../client/events-client';
 import { createAgentRunsActivities } from '.';
@@ -82,6 +84,10 @@ export async function registerAgentRuntime(deps: {
     globalLlmConcurrency: o.globalLlmConcurrency ?? RUNTIME_DEFAULTS.globalLlmConcurrency,
     llmAvailable: anthropic !== null,
     callbackRunLimit: deps.cfg.CALLBACK_RUN_LIMIT,
+    retry: {
+      budgetMs: deps.cfg.DB_RETRY_BUDGET_MS,
+      maximumIntervalMs: deps.cfg.DB_RETRY_MAX_INTERVAL_MS,
+    },
   });
   const runs = createAgentRunsActivities({
     db: deps.db,
@@ -128,17 +134,31 @@ function platformEventsClient(deps: {
 }
 
 /**
- * Emits `write.applied` for an applied gateway write (exactly once per submission): what the
- * gateway domain wraps its apply activity with. Needs no agent definitions.
+ * Hands an outbox event (an applied write's `write.applied`) over to its event workflow: what
+ * the gateway domain runs after its apply activity, and the outbox dispatcher for the rest.
+ * Needs no agent definitions.
  */
-export function writeAppliedAnnouncer(deps: {
+export function outboxHandOver(deps: {
   db: Db;
   client: Client;
   taskQueue: string;
   options?: AgentRuntimeOptions;
-}): (w: WriteApplied) => Promise<void> {
+}): (row: OutboxRow) => Promise<{ workflowId: string }> {
   const events = platformEventsClient(deps);
-  return async (w) => {
-    await announceWriteApplied({ db: deps.db, events }, w);
-  };
+  return (row) => handOverOutboxEvent({ db: deps.db, events }, row);
+}
+
+/** One round of the outbox dispatcher over the platform's events client. */
+export function outboxDispatcher(deps: {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  options?: AgentRuntimeOptions;
+}): (opts: {
+  graceMs: number;
+  limit: number;
+  heartbeat?: () => void;
+}) => Promise<OutboxDispatchReport> {
+  const events = platformEventsClient(deps);
+  return (opts) => dispatchOutbox({ db: deps.db, events }, opts);
 }

@@ -112,18 +112,17 @@ export function createEventEmitActivities(deps: { db: Db; events: EventAcceptor 
 export type EventEmitActivities = ReturnType<typeof createEventEmitActivities>;
 
 /**
- * `write.applied`: one event per applied gateway write, with its kind, submission and the
- * entities it touched. Its id and workflow id derive from the submission and it can never
- * start twice (reuse policy REJECT_DUPLICATE), so a retried apply announces it exactly once.
+ * The `write.applied` event of one applied gateway write: its id derives from the submission
+ * (a retried apply names the same event) and its payload names the kind, the submission and
+ * the entities it touched. The apply transaction writes it to the outbox (db/schema/event-outbox.ts).
  */
-export function announceWriteApplied(
-  deps: { db: Db; events: EventAcceptor },
-  w: WriteApplied,
-): Promise<Accepted> {
-  return acceptOnce(
-    deps,
-    `write.applied|${w.submissionId}`,
-    {
+export function writeAppliedEvent(w: WriteApplied): {
+  eventId: string;
+  envelope: EventEnvelopeInput & { payload: Record<string, unknown> };
+} {
+  return {
+    eventId: emittedEventId(`write.applied|${w.submissionId}`),
+    envelope: {
       orgId: w.orgId,
       type: 'write.applied',
       source: 'rule',
@@ -134,6 +133,17 @@ export function announceWriteApplied(
         entities: w.effects.map((e) => ({ type: e.entityType, id: e.entityId, action: e.action })),
       },
     },
-    true,
-  );
+  };
+}
+
+/**
+ * `write.applied`: one event per applied gateway write, with its kind, submission and the
+ * entities it touched. Its id and workflow id derive from the submission and it can never
+ * start twice (reuse policy REJECT_DUPLICATE), so a retried apply announces it exactly once.
+ */
+export function announceWriteApplied(
+  deps: { db: Db; events: EventAcceptor },
+  w: WriteApplied,
+): Promise<Accepted> {
+  return acceptOnce(deps, `write.applied|${w.submissionId}`, writeAppliedEvent(w).envelope, true);
 }

@@ -30,6 +30,8 @@ import { gatewayWorkflowId } from '../../workflows/gateway.contract';
 import { WRITE_KINDS_REGISTRY, type PayeeAccount, type Plan, type PlanContext } from './kinds';
 import { GatewayRefusal, refusalFromDb } from './refusal';
 import { getAgentIdentity } from '../../db/repositories/credentials';
+import { insertOutboxEvent } from '../../db/repositories/event-outbox';
+import { writeAppliedEvent } from '../events/emit';
 import {
   currentPlanRevision,
   insertPlanRevision,
@@ -390,6 +392,15 @@ export async function applySubmission(db: Db, submissionId: string): Promise<App
       await insertEffects(tx, submissionId, effects);
       const entryIds = ev.plan.entries.map((e) => e.id);
       await setSubmissionStatus(tx, submissionId, 'applied', { result: { effects, entryIds } });
+      // The write's event commits with it (the outbox): it cannot be lost after the apply.
+      const { eventId, envelope } = writeAppliedEvent({
+        orgId: row.orgId,
+        submissionId,
+        kind: row.kind,
+        effects,
+        entryIds,
+      });
+      await insertOutboxEvent(tx, { ...envelope, eventId, origin: submissionId });
       return { status: 'applied', effects, entryIds, alreadyApplied: false };
     });
   } catch (err) {

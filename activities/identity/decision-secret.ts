@@ -17,10 +17,18 @@ export function decisionSecret(
   if (cfg.DECISION_SIGNING_SECRET !== undefined)
     return requireStrongDecisionSecret(cfg.DECISION_SIGNING_SECRET, 'DECISION_SIGNING_SECRET');
   const file = cfg.DECISION_SECRET_FILE;
+  // An empty or short file (truncated, or written by hand) is never taken as the HMAC key.
+  return requireStrongDecisionSecret(secretFile(file), `DECISION_SECRET_FILE (${file})`);
+}
+
+/**
+ * The content of a secret file, created with 32 random bytes (hex, mode 0600) when missing.
+ * Written whole under a temporary name, then linked into place (link refuses an existing
+ * name): no process ever reads a half-written file, and the first creator wins.
+ */
+export function secretFile(file: string): string {
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    // Written whole under a temporary name, then linked into place (link refuses an existing
-    // name): no process ever reads a half-written file, and the first creator wins.
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
     try {
@@ -32,9 +40,5 @@ export function decisionSecret(
       unlinkSync(tmp);
     }
   }
-  // An empty or short file (truncated, or written by hand) is never taken as the HMAC key.
-  return requireStrongDecisionSecret(
-    readFileSync(file, 'utf8').trim(),
-    `DECISION_SECRET_FILE (${file})`,
-  );
+  return readFileSync(file, 'utf8').trim();
 }

@@ -2,7 +2,16 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { runsOfEvent } from '../../db/repositories/agent-runs';
 import { eventTransitionsOf, failedEvents, getEvent } from '../../db/repositories/events';
-import { EventEnvelopeSchema, type EventResult } from '../../workflows/events/contract';
+import {
+  EVENT_SUSPENDED,
+  EVENT_WORKFLOW,
+  EventEnvelopeSchema,
+  eventResumeUpdate,
+  type EventResult,
+} from '../../workflows/events/contract';
+import { CsOrg } from '../../workflows/analysis.contract';
+import { requireAdmin } from './gateway';
+import { dispatchOutbox } from '../../activities/events/outbox';
 import { InvalidRequestError } from '../errors';
 import { type Accepted, EventsClient } from '../events-client';
 import type { Runner } from '../program';
@@ -58,7 +67,31 @@ export async function retryEvent(
   return retried;
 }
 
-/** events send / show / failed / retry. */
+/**
+ * Resumes an event an outage suspended (its database step outlasted DB_RETRY_BUDGET_MS): the
+ * operator is an admin or owner of the event's org; the failed step runs again.
+ */
+export async function resumeEvent(
+  ctx: CliContext,
+  workflowId: string,
+  note?: string,
+): Promise<{ workflowId: string; resumed: true; step: string }> {
+  const client = await ctx.temporal();
+  const handle = client.workflow.getHandle(workflowId);
+  const desc = await handle.describe();
+  const org = desc.typedSearchAttributes.get(CsOrg);
+  if (desc.type !== EVENT_WORKFLOW || !org)
+    throw new InvalidRequestError(`${workflowId} is not an event`, [
+      { path: 'workflowId', message: 'not an event workflow' },
+    ]);
+  const operator = await requireAdmin(ctx, org);
+  const r = await handle.executeUpdate(eventResumeUpdate, {
+    args: [{ operator, ...(note ? { note } : {}) }],
+  });
+  return { workflowId, ...r };
+}
+
+/** events send / show / failed / retry / suspended / resume / dispatch-outbox. */
 export function registerEventsCommands(program: Command, run: Runner): void {
   const events = program.command('events').description('events that trigger agents');
 
@@ -158,6 +191,74 @@ export function registerEventsCommands(program: Command, run: Runner): void {
         const retried = await retryEvent(ctx, org, id, { wait: raw.wait === true });
         ctx.out.print(retried);
         if (retried.result && retried.result.state !== 'completed') process.exitCode = 1;
+      }),
+    );
+
+  events
+    .command('suspended')
+    .description('events waiting for an operator after an outage outlasted their retry budget')
+    .option('--limit <n>', 'at most this many', '100')
+    .action(
+      run(async (ctx, raw: unknown) => {
+        const o = parseOptions(
+          z.object({ limit: z.coerce.number().int().min(1).max(10_000) }),
+          raw,
+        );
+        const client = await ctx.temporal();
+        const out: { workflowId: string; orgId: string | undefined; startTime: Date }[] = [];
+        for await (const w of client.workflow.list({
+          query: `WorkflowType = '${EVENT_WORKFLOW}' AND ExecutionStatus = 'Running' AND CsState = '${EVENT_SUSPENDED}'`,
+        })) {
+          out.push({
+            workflowId: w.workflowId,
+            orgId: w.typedSearchAttributes.get(CsOrg),
+            startTime: w.startTime,
+          });
+          if (out.length >= o.limit) break;
+        }
+        ctx.out.print(out);
+      }),
+    );
+
+  events
+    .command('resume')
+    .description('resume an event suspended by an outage (admin/owner of its org)')
+    .argument('<workflowId>', "the event's workflow id (events suspended lists them)")
+    .option('--note <text>', 'note')
+    .action(
+      run(async (ctx, workflowId: string, raw: { note?: string }) => {
+        const note = parseOptions(z.string().max(4000).optional(), raw.note);
+        ctx.out.print(await resumeEvent(ctx, workflowId, note));
+      }),
+    );
+
+  events
+    .command('dispatch-outbox')
+    .description(
+      'one round of the outbox dispatcher now: start the event of every applied write not handed over',
+    )
+    .option(
+      '--grace-ms <n>',
+      'skip rows younger than this (an in-line hand-over may be under way)',
+      '0',
+    )
+    .option('--limit <n>', 'at most this many rows', '1000')
+    .action(
+      run(async (ctx, raw: unknown) => {
+        const o = parseOptions(
+          z.object({
+            graceMs: z.coerce.number().int().min(0),
+            limit: z.coerce.number().int().min(1).max(100_000),
+          }),
+          raw,
+        );
+        const db = await ctx.db();
+        const events = new EventsClient(await ctx.temporal(), db, {
+          taskQueue: ctx.config().TEMPORAL_TASK_QUEUE,
+        });
+        const report = await dispatchOutbox({ db, events }, o);
+        ctx.out.print(report);
+        if (report.failed.length > 0) process.exitCode = 1;
       }),
     );
 }

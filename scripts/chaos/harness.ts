@@ -160,6 +160,9 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
       LOG_LEVEL: 'ERROR',
       // Decision proofs: the worker verifies what the scenario's client signs, per run.
       DECISION_SIGNING_SECRET: randomBytes(32).toString('hex'),
+      // Audit anchors of this throwaway platform stay in its own folder.
+      AUDIT_ANCHOR_SECRET: randomBytes(32).toString('hex'),
+      AUDIT_ANCHORS_FILE: join(dir, 'audit-anchors.jsonl'),
     };
     const cfg = parseConfig({ ...env, DB_POOL_SIZE: '16' });
     const database = await openDatabase(cfg);

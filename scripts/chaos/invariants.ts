@@ -216,3 +216,61 @@ export function invariantViolations(i: ScenarioInvariants): string[] {
   if (i.eventsUnsettled > 0) why.push(`${i.eventsUnsettled} events neither terminal nor waiting`);
   return why;
 }
+
+/** `write.applied` events against the applied writes of the given orgs. */
+export interface WriteAppliedEventInvariants {
+  /** Applied gateway submissions in the orgs. */
+  appliedWrites: number;
+  /** Applied writes with no `write.applied` event row. */
+  missingEvents: number;
+  /** Applied writes with more than one `write.applied` event row. */
+  duplicateEvents: number;
+  /** Event rows not finished as completed (or ignored: completed with no subscriber). */
+  eventsNotCompleted: { eventId: string; state: string }[];
+  /** Outbox rows of the orgs still not handed over to their workflow. */
+  outboxNotHandedOver: number;
+}
+
+/** One event per applied write, every one completed: nothing lost, nothing twice. */
+export async function checkWriteAppliedEvents(
+  db: Db,
+  orgs: string[],
+): Promise<WriteAppliedEventInvariants> {
+  const per = (
+    await db.execute<{ id: string; n: string }>(sql`
+      select s.id, (select count(*) from events e
+        where e.org_id = s.org_id and e.type = 'write.applied'
+          and e.payload->>'submissionId' = s.id)::text as n
+      from gateway_submissions s
+      where s.org_id in ${orgs} and s.status = 'applied' and s.submitter_kind <> 'system'`)
+  ).rows;
+  const notCompleted = (
+    await db.execute<{ id: string; state: string }>(sql`
+      select id, state from events
+      where org_id in ${orgs} and type = 'write.applied'
+        and state not in ('completed', 'ignored')`)
+  ).rows;
+  const outboxNotHandedOver = await count(
+    db,
+    sql`select count(*)::text as n from event_outbox
+        where org_id in ${orgs} and handed_over_at is null`,
+  );
+  return {
+    appliedWrites: per.length,
+    missingEvents: per.filter((r) => r.n === '0').length,
+    duplicateEvents: per.filter((r) => Number(r.n) > 1).length,
+    eventsNotCompleted: notCompleted.map((r) => ({ eventId: r.id, state: r.state })),
+    outboxNotHandedOver,
+  };
+}
+
+/** What broke in the write.applied invariants, one line each. */
+export function writeAppliedViolations(i: WriteAppliedEventInvariants): string[] {
+  const why: string[] = [];
+  if (i.missingEvents > 0) why.push(`${i.missingEvents} applied writes without their event`);
+  if (i.duplicateEvents > 0) why.push(`${i.duplicateEvents} applied writes with events twice`);
+  if (i.eventsNotCompleted.length > 0)
+    why.push(`${i.eventsNotCompleted.length} write.applied events not completed`);
+  if (i.outboxNotHandedOver > 0) why.push(`${i.outboxNotHandedOver} outbox rows not handed over`);
+  return why;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../task-queue';
 
@@ -96,9 +96,30 @@ export interface EventStateView {
   state: EventState;
   attempts: number;
   runs: EventRunSummary[];
+  /**
+   * A database step that outlasted the outage budget (the gateway's, DB_RETRY_BUDGET_MS):
+   * the event waits, visible as CsState `suspended`, until an operator resumes it.
+   */
+  suspended?: { step: string; error: string } | null;
 }
 
 export const eventStateQuery = defineQuery<EventStateView>('eventStateQuery');
+
+/** The search-attribute state of an event waiting for an operator after an outage. */
+export const EVENT_SUSPENDED = 'suspended';
+
+export const EventResumeRequestSchema = z
+  .object({ operator: z.string().min(1).max(128), note: z.string().max(4000).optional() })
+  .strict();
+export type EventResumeRequest = z.infer<typeof EventResumeRequestSchema>;
+/**
+ * An operator resumes an event suspended by an outage: the failed step (idempotent) runs
+ * again with a fresh budget. An Update, so the operator learns at once whether it applied.
+ */
+export const eventResumeUpdate = defineUpdate<
+  { resumed: true; step: string },
+  [EventResumeRequest]
+>('eventResumeUpdate');
 
 /**
  * One open event per (org, type, dedup key): the id is the dedup key. The client starts it

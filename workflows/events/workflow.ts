@@ -3,6 +3,10 @@ import {
   ApplicationFailure,
   ChildWorkflowFailure,
   ParentClosePolicy,
+  condition,
+  log,
+  patched,
+  proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
@@ -23,7 +27,10 @@ import {
 import type { agentRunWorkflow } from '../agent-runs/workflow';
 import {
   CsEventType,
+  EVENT_SUSPENDED,
+  EventResumeRequestSchema,
   EventWorkflowInputSchema,
+  eventResumeUpdate,
   eventStateQuery,
   type EventResult,
   type EventRunSummary,
@@ -31,6 +38,7 @@ import {
 } from './contract';
 import { callbackCreatorOf, isCallbackTrigger } from '../requests/loop-defences';
 import { taskQueueOf } from '../domain-routing';
+import type { DbRetrySettings } from '../gateway.contract';
 
 // Bookkeeping rows are quick, idempotent database writes: local activities, so recording a
 // state costs no round trip through the server (pickup latency and throughput both gain).
@@ -44,6 +52,49 @@ const book = proxyLocalActivities<EventsActivities>({
     nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
   },
 });
+
+// The outage budget is read only once a step has failed: the usual path pays nothing for it.
+const settings = proxyLocalActivities<EventsActivities>({
+  startToCloseTimeout: '10s',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
+});
+
+/**
+ * The same steps once the quick local retries are spent (an outage past ~45 s): activities
+ * on the server that retry without an attempt limit for the gateway's whole budget (25
+ * minutes by default), never more than the maximum interval apart, heartbeating so a killed
+ * worker's attempt moves on within seconds. Visible in the UI as a pending activity.
+ */
+function durableBook(s: DbRetrySettings) {
+  return proxyActivities<EventsActivities>({
+    startToCloseTimeout: '60s',
+    heartbeatTimeout: '10s',
+    scheduleToCloseTimeout: s.budgetMs,
+    retry: {
+      initialInterval: Math.min(500, s.maximumIntervalMs),
+      backoffCoefficient: 2,
+      maximumInterval: s.maximumIntervalMs,
+      nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+    },
+  });
+}
+
+/** A refusal of ours (a verdict), as opposed to an outage that outlasted the retries. */
+function isTypedRefusal(err: unknown): boolean {
+  return (
+    err instanceof ActivityFailure &&
+    err.cause instanceof ApplicationFailure &&
+    (NON_RETRYABLE_ERROR_TYPES as string[]).includes(err.cause.type ?? '')
+  );
+}
+
+/** Every message down the cause chain: a timed-out retry budget carries the last failure. */
+const chainOf = (err: unknown): string => {
+  const out: string[] = [];
+  for (let e: unknown = err; e instanceof Error && out.length < 5; e = e.cause)
+    if (e.message && !out.includes(e.message)) out.push(e.message);
+  return out.join(': ') || String(err);
+};
 
 const messageOf = (err: unknown): string => {
   if (
@@ -74,13 +125,82 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
   let seq = 0;
   let attempts = 0;
   const runs: EventRunSummary[] = [];
-  setHandler(eventStateQuery, () => ({ eventId, state, attempts, runs: [...runs] }));
+  let suspended: { step: string; error: string } | null = null;
+  let resumeRequested = false;
+  let durable: ReturnType<typeof durableBook> | undefined;
+  setHandler(eventStateQuery, () => ({
+    eventId,
+    state,
+    attempts,
+    runs: [...runs],
+    suspended,
+  }));
+  setHandler(
+    eventResumeUpdate,
+    (req) => {
+      const step = suspended?.step ?? '';
+      resumeRequested = true;
+      log.info('event resumed by operator', { eventId, operator: req.operator, step });
+      return Promise.resolve({ resumed: true as const, step });
+    },
+    {
+      validator: (req): void => {
+        if (!EventResumeRequestSchema.safeParse(req).success)
+          throw ApplicationFailure.create({
+            type: ErrorType.InvalidRequest,
+            message: 'A resume names its operator',
+            nonRetryable: true,
+          });
+        if (!suspended)
+          throw ApplicationFailure.create({
+            type: ErrorType.NotSuspended,
+            message: `Event ${eventId} is ${state}, not suspended`,
+            nonRetryable: true,
+          });
+      },
+    },
+  );
+
+  /**
+   * One idempotent database step: quick local retries first (~45 s, the usual path), then the
+   * gateway's outage budget on the server, then suspended until an operator resumes it.
+   * Runs recorded before the budget existed fail as they did (no marker, no second phase).
+   */
+  async function step<T>(name: string, call: (b: typeof book) => Promise<T>): Promise<T> {
+    try {
+      return await call(book);
+    } catch (err) {
+      if (isTypedRefusal(err) || !patched('event-outage-budget')) throw err;
+    }
+    durable ??= durableBook(await settings.eventRetrySettings());
+    for (;;) {
+      try {
+        return await call(durable);
+      } catch (err) {
+        if (isTypedRefusal(err)) throw err;
+        suspended = { step: name, error: chainOf(err).slice(0, 4000) };
+        log.error('event database step outlasted its outage budget; waiting for resume', {
+          eventId,
+          step: name,
+        });
+        upsertSearchAttributes([{ key: CsState, value: EVENT_SUSPENDED }]);
+        setCurrentDetails(
+          `**${EVENT_SUSPENDED}** — ${envelope.type}: ${name} failed after the outage budget; send eventResumeUpdate`,
+        );
+        await condition(() => resumeRequested);
+        resumeRequested = false;
+        suspended = null;
+        upsertSearchAttributes([{ key: CsState, value: state }]);
+        setCurrentDetails(`**${state}** — ${envelope.type}: resumed ${name}`);
+      }
+    }
+  }
 
   const transition = async (s: EventState, detail: string | null) => {
     state = s;
     upsertSearchAttributes([{ key: CsState, value: s }]);
     setCurrentDetails(`**${s}** — ${envelope.type}${detail ? `: ${detail}` : ''}`);
-    await book.eventTransition({
+    const t = {
       orgId: envelope.orgId,
       eventId,
       seq: ++seq,
@@ -88,7 +208,8 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
       detail,
       atMs: Date.now(),
       attempts,
-    });
+    };
+    await step(`transition:${s}`, (b) => b.eventTransition(t));
   };
   const done = (detail: string | null): EventResult => ({
     eventId,
@@ -103,20 +224,22 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
     { key: CsEventType, value: envelope.type },
     { key: CsState, value: state },
   ]);
+  const accepted = {
+    eventId,
+    envelope,
+    dedupKey: input.dedupKey,
+    workflowId: workflowInfo().workflowId,
+    acceptedAtMs: input.acceptedAtMs,
+  };
+  const planQuery = {
+    orgId: envelope.orgId,
+    type: envelope.type,
+    callback: isCallbackTrigger({ payload: envelope.payload }),
+    callbackFor: callbackCreatorOf(envelope.payload),
+  };
   const [, plan] = await Promise.all([
-    book.eventRecordAccepted({
-      eventId,
-      envelope,
-      dedupKey: input.dedupKey,
-      workflowId: workflowInfo().workflowId,
-      acceptedAtMs: input.acceptedAtMs,
-    }),
-    book.eventPlanDispatch({
-      orgId: envelope.orgId,
-      type: envelope.type,
-      callback: isCallbackTrigger({ payload: envelope.payload }),
-      callbackFor: callbackCreatorOf(envelope.payload),
-    }),
+    step('record accepted', (b) => b.eventRecordAccepted(accepted)),
+    step('plan dispatch', (b) => b.eventPlanDispatch(planQuery)),
   ]);
   seq = 1; // the accepted row carries transition 1 (pending) at the acceptance time
   if (plan.blocked) {
@@ -213,15 +336,16 @@ export async function eventWorkflow(raw: unknown): Promise<EventResult> {
       await transition('failed', why);
       return done(why);
     }
-    await book.eventTransition({
+    const retrying = {
       orgId: envelope.orgId,
       eventId,
       seq: ++seq,
-      state: 'processing',
+      state: 'processing' as const,
       detail: `attempt ${attempt} failed; retry in ${delay} ms: ${why}`,
       atMs: Date.now(),
       attempts,
-    });
+    };
+    await step('transition:processing', (b) => b.eventTransition(retrying));
     await sleep(delay);
     remaining = failed;
   }
