@@ -10,6 +10,10 @@ export function testConfig(database?: Database, extra: Record<string, string> = 
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
     TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE,
     DATABASE_URL: database?.url,
+    // Test databases are thrown away: their heads must never reach the installation's
+    // anchors file (.data/audit-anchors.jsonl), where `audit verify` would find them missing.
+    // The anchor tests pass their own file and schedule.
+    AUDIT_ANCHOR_EVERY_MINUTES: '0',
     ...extra,
   });
 }
