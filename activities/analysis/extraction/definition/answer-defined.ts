@@ -1,32 +1,16 @@
 import type { AnswerForm, DeliveredFormula } from '../../../../workflows/analysis/answer-form';
-import {
-  add,
-  cmp,
-  dec,
-  div,
-  isZero,
-  mul,
-  sub,
-  toFixed,
-  toString,
-  type Decimal,
-} from '../../../../workflows/analysis/decimal-core';
-import {
-  extractMetricFromIndex,
-  indexDocument,
-  type Citation,
-  type DocumentIndex,
-} from '../extract-metric';
+import { cmp, dec, mul, toFixed, toString } from '../../../../workflows/analysis/decimal-core';
+import { indexDocument, type Citation, type DocumentIndex } from '../extract-metric';
 import type { AnswerInput } from '../index';
 import { convertScale, parseRequestedScale, type Scale } from '../scale';
 import { resolveColumn, type PageText } from '../statement-table';
-import { itemsOf, showExpression, type Expr, type ItemNode } from './grammar';
+import { itemsOf, showExpression, type Expr } from './grammar';
+import { computeExpression, periodLabel, type MainPeriod } from './compute';
 import {
   readDefinition,
   readLineItemQuestion,
   type QuestionDefinition,
 } from './question-definition';
-import { resolveLineItem } from './line-item';
 
 /**
  * Answers a question that states its own arithmetic: the definition is compiled (grammar.ts),
@@ -63,9 +47,6 @@ export type DefinedResult =
   | { status: 'needs_review'; reason: string; hints: Citation[] }
   | DefinedAnswer;
 
-/** Inputs weaker than this are not delivered (the validation gate's floor). */
-const INPUT_FLOOR = 0.85;
-const P = 24;
 const WORD_NUMBERS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4 };
 const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
 
@@ -80,13 +61,11 @@ function readRounding(q: string): number | null {
   return null;
 }
 
-interface MainPeriod {
-  fiscalYear: number;
-  quarter?: number;
-}
-
 /** The period the question asks about, from the words outside the definition. */
-function mainPeriod(doc: DocumentIndex, main: string): MainPeriod | 'several' | 'interim' | null {
+export function mainPeriod(
+  doc: DocumentIndex,
+  main: string,
+): MainPeriod | 'several' | 'interim' | null {
   const dates = [
     ...main.matchAll(
       /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (\d{1,2}),? ((?:19|20)\d{2})\b/g,
@@ -124,9 +103,6 @@ function mainPeriod(doc: DocumentIndex, main: string): MainPeriod | 'several' | 
   if (keys.size > 1) return 'several';
   return found[0] ?? null;
 }
-
-const periodLabel = (p: MainPeriod) =>
-  p.quarter ? `Q${p.quarter} FY${p.fiscalYear}` : `FY${p.fiscalYear}`;
 
 /**
  * The dimension of an expression in currency: 1 for an amount, 0 for a pure number (a ratio,
@@ -213,11 +189,14 @@ function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex
   const items = itemsOf(d.expr);
   if (items.length === 0) return review('the definition names no line item');
   const mp = mainPeriod(doc, d.main);
-  if (mp === 'several') return review('the question names several periods outside its definition');
+  // Several periods are fine when every operand names its own ("average of FY2020 and FY2021").
+  if (mp === 'several' && !items.every((i) => i.year))
+    return review('the question names several periods outside its definition');
   if (mp === 'interim')
     return review('a six- or nine-month period: not read by the definition compiler');
   const ownYears = [...new Set(items.flatMap((i) => (i.year ? [i.year] : [])))];
-  let main: MainPeriod | null = mp;
+  const spread = mp === 'several' || mp === null;
+  let main: MainPeriod | null = mp === 'several' ? null : mp;
   if (!main && ownYears.length === 1) main = { fiscalYear: ownYears[0]! };
   if (!main && items.every((i) => i.year)) main = { fiscalYear: Math.max(...ownYears) };
   if (!main) return review('no period for the question');
@@ -243,72 +222,10 @@ function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex
     unit = days ? 'days' : askedPercent ? 'percent' : 'ratio';
   }
 
-  const inputs: AnswerInput[] = [];
-  const values = new Map<ItemNode, Decimal>();
-  let scale: Scale | null = null;
-  for (const item of items) {
-    const fiscalYear = item.year ?? (item.priorYear ? main.fiscalYear - 1 : main.fiscalYear);
-    const period = main.quarter ? { fiscalYear, quarter: main.quarter } : { fiscalYear };
-    const statement = item.statement ?? d.statement;
-    const li = resolveLineItem(doc, item.name, statement);
-    if (!li)
-      return review(`"${item.name}" (in "${item.text}") is not a printed line item of this filing`);
-    const r = extractMetricFromIndex(
-      doc,
-      { metric: li.definition.id, period, ...(statement ? { preferStatement: statement } : {}) },
-      li.definition,
-    );
-    if (r.status !== 'found') return review(`"${item.name}": ${r.reason}`);
-    if (r.confidence < INPUT_FLOOR)
-      return review(`"${item.name}" ${periodLabel(period)} read with confidence ${r.confidence}`, [
-        r.citation,
-      ]);
-    const units = convertScale(r.value.amount, r.value.scale, 'units');
-    scale ??= r.value.scale;
-    values.set(item, dec(units));
-    inputs.push({
-      label: item.name,
-      metric: li.definition.id,
-      unit: 'USD',
-      value: units,
-      period: periodLabel(period),
-      printed: r.value.printed,
-      matchedLabel: r.matchedLabel,
-      heading: r.statement,
-      confidence: r.confidence,
-      citation: r.citation,
-    });
-  }
-
-  const evaluate = (e: Expr): Decimal | null => {
-    switch (e.kind) {
-      case 'num':
-        return dec(e.value);
-      case 'item':
-        return values.get(e) ?? null;
-      case 'avg': {
-        const xs = e.args.map(evaluate);
-        if (xs.some((x) => x === null)) return null;
-        return div(
-          xs.reduce((a, b) => add(a!, b!), dec('0'))!,
-          dec(String(xs.length)),
-          P,
-        );
-      }
-      case 'bin': {
-        const a = evaluate(e.left);
-        const b = evaluate(e.right);
-        if (a === null || b === null) return null;
-        if (e.op === '+') return add(a, b);
-        if (e.op === '-') return sub(a, b);
-        if (e.op === '*') return mul(a, b);
-        if (isZero(b)) return null;
-        return div(a, b, P);
-      }
-    }
-  };
-  const raw = evaluate(d.expr);
-  if (raw === null) return review('the definition divides by zero');
+  const computed = computeExpression(doc, d.expr, main, d.statement);
+  if (!computed.ok) return review(computed.reason, computed.hints);
+  const { inputs, scale } = computed;
+  const raw = computed.value;
   const value = unit === 'percent' ? mul(raw, dec('100')) : raw;
   if (unit === 'days' && (cmp(value, dec('0')) < 0 || cmp(value, dec('3650')) > 0))
     return review(`computed ${toString(value)} days is implausible`);
@@ -340,7 +257,7 @@ function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex
   const kind = unit === 'USD' ? 'currency_amount' : unit;
   // With no period outside the definition, the answer is over the years its operands name.
   const periods =
-    mp === null && ownYears.length > 1 ? ownYears.sort().map((y) => `FY${y}`) : [periodLabel(main)];
+    spread && ownYears.length > 1 ? ownYears.sort().map((y) => `FY${y}`) : [periodLabel(main)];
   const form = (s: AnswerForm['scale'], rounding: number | null): AnswerForm => ({
     kind,
     scale: unit === 'USD' ? s : null,
