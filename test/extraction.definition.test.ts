@@ -6,6 +6,7 @@ import {
 } from '../activities/analysis/extraction/definition/grammar';
 import { resolveLineItem } from '../activities/analysis/extraction/definition/line-item';
 import { readDefinition } from '../activities/analysis/extraction/definition/question-definition';
+import { answerYesNo } from '../activities/analysis/extraction/definition/yes-no';
 import { indexDocument } from '../activities/analysis/extraction/extract-metric';
 import { BALANCE_PAGE, CASH_FLOW_PAGE, INCOME_PAGE, pagesOf } from './extraction.fixtures';
 
@@ -183,5 +184,42 @@ describe('answers computed as the question defines them', () => {
     expect(
       answerDefined('What was goodwill at December 31, 2019? Answer in USD millions.', PAGES, true),
     ).toMatchObject({ status: 'answered', answer: '$1,200 million', unit: 'USD' });
+  });
+});
+
+describe('numeric yes/no answered from the cited numbers', () => {
+  it('states the comparison it rests on', () => {
+    const up = answerYesNo(
+      "Did Example's operating margin (operating income / total net revenues) increase from 2018 to 2019?",
+      PAGES,
+    );
+    // 400 / 2,000 = 20.00% in 2019 against −20 / 1,800 = −1.11% in 2018.
+    expect(up).toMatchObject({ status: 'answered', verdict: true });
+    if (up.status === 'answered')
+      expect(up.answer).toBe(
+        'Yes: 20.00% (operating income / total net revenues, FY2019) is higher than -1.11% (operating income / total net revenues, FY2018)',
+      );
+    expect(
+      answerYesNo(
+        'Was the ratio of total current assets to total current liabilities above 2.5 at December 31, 2019?',
+        PAGES,
+      ),
+    ).toMatchObject({
+      status: 'answered',
+      verdict: false,
+      answer: expect.stringMatching(/^No: 1\.990/),
+    });
+    expect(
+      answerYesNo('Did dividends paid exceed repurchases of common stock in 2019?', PAGES),
+    ).toMatchObject({ status: 'answered', verdict: false });
+  });
+
+  it('does not guess a figure the question names without defining', () => {
+    expect(answerYesNo('Did the current ratio increase from 2018 to 2019?', PAGES)).toMatchObject({
+      status: 'needs_review',
+    });
+    expect(answerYesNo('Did revenue growth improve from 2018 to 2019?', PAGES)).toMatchObject({
+      status: 'needs_review',
+    });
   });
 });
