@@ -39,6 +39,10 @@ const SUBSET = [
   'ext-a-0076', // multi-period: a 3-year average of cash-flow outflows
   'ext-a-0082', // must-review: a judgment (dividend sustainability)
   'ext-a-0167', // must-review: qualitative drivers of a decline
+  'ext2-0061', // line-item: a printed line the catalog does not name (gift card liabilities)
+  'ext2-0067', // derived-defined: operating cash flow ratio, compiled from the question's words
+  'ext2-0068', // derived-defined: EBITDA less capex, its parts defined after "where"
+  'ext2-0077', // numeric-yes-no: "improve" read as a change by one reader only: review
 ] as const;
 
 /**
@@ -150,6 +154,7 @@ describe('extended suite rows', () => {
       'line-item',
       'multi-period',
       'must-review',
+      'numeric-yes-no',
     ]);
   });
 

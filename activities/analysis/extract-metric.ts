@@ -19,6 +19,7 @@ import type { AnswerForm, FormEvidence } from '../../workflows/analysis/answer-f
 import { readAskedFormByCues } from '../../workflows/analysis/form-reader';
 import { parseQuestion } from './extraction/question-parser';
 import { labelEvidenceOf } from './label-evidence';
+import { extractDefined } from './extract-defined';
 
 /** Structured results below this confidence are not trusted: a qualitative fallback replaces them. */
 export const STRUCTURED_MIN_CONFIDENCE = 0.7;
@@ -153,6 +154,19 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
     const secondReading = readAskedFormByCues(input.question);
     const parsed = result.parsed ?? parseQuestion(input.question);
     const asked = askedFormFromParsed(parsed);
+    // A definition the question states (or a line item the catalog lacks), when the catalog
+    // could not answer: compiled and read from the filing's own rows (extract-defined.ts).
+    if (result.status === 'needs_review') {
+      const unmapped = /not mapped/.test(result.reason);
+      const defined = extractDefined(
+        input.docId,
+        input.question,
+        docPages,
+        secondReading,
+        unmapped,
+      );
+      if (defined && (defined.status === 'structured' || unmapped)) return defined;
+    }
     const noAnswerForm: FormEvidence = {
       asked,
       secondReading,

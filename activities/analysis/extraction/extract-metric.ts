@@ -584,8 +584,13 @@ export function extractMetric(rawInput: ExtractMetricInput): ExtractMetricResult
 export function extractMetricFromIndex(
   doc: DocumentIndex,
   input: Omit<ExtractMetricInput, 'pages'>,
+  /**
+   * A line item the catalog does not name, built from the filing's own row labels
+   * (definition/line-item.ts); read by the same column, scale and conflict rules.
+   */
+  lineItem?: MetricDefinition,
 ): ExtractMetricResult {
-  const metric = getMetric(input.metric);
+  const metric = lineItem ?? getMetric(input.metric);
   if (!metric) {
     return {
       status: 'not_found',

@@ -1,0 +1,289 @@
+import type { AnswerForm, DeliveredFormula } from '../../../../workflows/analysis/answer-form';
+import { cmp, dec, mul, toFixed, toString } from '../../../../workflows/analysis/decimal-core';
+import { indexDocument, type Citation, type DocumentIndex } from '../extract-metric';
+import type { AnswerInput } from '../index';
+import { convertScale, parseRequestedScale, type Scale } from '../scale';
+import { resolveColumn, type PageText } from '../statement-table';
+import { itemsOf, showExpression, type Expr } from './grammar';
+import { computeExpression, periodLabel, type MainPeriod } from './compute';
+import {
+  readDefinition,
+  readLineItemQuestion,
+  type QuestionDefinition,
+} from './question-definition';
+
+/**
+ * Answers a question that states its own arithmetic: the definition is compiled (grammar.ts),
+ * every operand is a printed line item resolved against the filing's row labels
+ * (line-item.ts) for its own period and cited, and the value is computed with exact
+ * decimals. The delivered formula is the compiled definition itself. Anything the grammar
+ * cannot read, an operand no row carries, a unit the arithmetic cannot produce, or an input
+ * below the delivery floor goes to review with the reason named.
+ */
+
+export type DefinedUnit = 'USD' | 'percent' | 'ratio' | 'days';
+
+export interface DefinedAnswer {
+  status: 'answered';
+  answer: string;
+  unit: DefinedUnit;
+  value: string;
+  scale: Scale;
+  roundedTo: number | null;
+  confidence: number;
+  expression: string;
+  period: string;
+  inputs: AnswerInput[];
+  citations: Citation[];
+  asked: AnswerForm;
+  delivered: AnswerForm;
+  deliveredFormula: DeliveredFormula;
+  /** The operand names as the question writes them (for the label check). */
+  names: string[];
+}
+
+export type DefinedResult =
+  | { status: 'none' }
+  | { status: 'needs_review'; reason: string; hints: Citation[] }
+  | DefinedAnswer;
+
+const WORD_NUMBERS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4 };
+const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
+
+function readRounding(q: string): number | null {
+  const m = /\b(\w+)[- ]decimal(?:[- ]places?)?\b|\bto (\w+) (?:decimal )?places\b/.exec(q);
+  if (m) {
+    const w = (m[1] ?? m[2])!;
+    const n = /^\d$/.test(w) ? Number(w) : WORD_NUMBERS[w];
+    if (n !== undefined) return n;
+  }
+  if (/\bnearest (?:whole|integer)\b|\bwhole (?:number|percent)\b/.test(q)) return 0;
+  return null;
+}
+
+/** The period the question asks about, from the words outside the definition. */
+export function mainPeriod(
+  doc: DocumentIndex,
+  main: string,
+): MainPeriod | 'several' | 'interim' | null {
+  const dates = [
+    ...main.matchAll(
+      /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (\d{1,2}),? ((?:19|20)\d{2})\b/g,
+    ),
+  ];
+  const found: MainPeriod[] = [];
+  if (/\b(?:six|nine) months\b|\bfirst half\b|\bhalf[- ]year\b/.test(main)) return 'interim';
+  for (const d of dates) {
+    const r = resolveColumn(
+      {
+        raw: d[0],
+        date: { year: Number(d[3]), month: MONTHS.indexOf(d[1]!) + 1, day: Number(d[2]) },
+        duration: /three months|quarter/.test(main) ? 'quarter' : 'instant',
+      },
+      doc.fiscalOffset,
+      undefined,
+      undefined,
+      doc.fiscalYearEndMonth,
+    );
+    if (r.certainty < 0.9) continue;
+    found.push(
+      r.quarter ? { fiscalYear: r.fiscalYear, quarter: r.quarter } : { fiscalYear: r.fiscalYear },
+    );
+  }
+  const rest = main.replace(/\b[a-z]+\.? \d{1,2},? (?:19|20)\d{2}\b/g, ' ');
+  const q = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(rest);
+  const quarter = q
+    ? q[1]
+      ? Number(q[1])
+      : ['first', 'second', 'third', 'fourth'].indexOf(q[2]!) + 1
+    : undefined;
+  for (const y of rest.matchAll(/\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b/g))
+    found.push(quarter ? { fiscalYear: Number(y[1]), quarter } : { fiscalYear: Number(y[1]) });
+  const keys = new Set(found.map((p) => `${p.fiscalYear}/${p.quarter ?? ''}`));
+  if (keys.size > 1) return 'several';
+  return found[0] ?? null;
+}
+
+/**
+ * The dimension of an expression in currency: 1 for an amount, 0 for a pure number (a ratio,
+ * a percentage, days), null when the arithmetic mixes them (an amount plus a ratio).
+ */
+export function dimension(e: Expr): number | null {
+  switch (e.kind) {
+    case 'item':
+      return 1;
+    case 'num':
+      return 0;
+    case 'avg': {
+      const ds = e.args.map(dimension);
+      return ds.every((d) => d !== null && d === ds[0]) ? ds[0]! : null;
+    }
+    case 'bin': {
+      const a = dimension(e.left);
+      const b = dimension(e.right);
+      if (a === null || b === null) return null;
+      if (e.op === '+' || e.op === '-') return a === b ? a : null;
+      return e.op === '*' ? a + b : a - b;
+    }
+  }
+}
+
+function hasNumber(e: Expr, v: string): boolean {
+  if (e.kind === 'num') return e.value === v;
+  if (e.kind === 'bin') return hasNumber(e.left, v) || hasNumber(e.right, v);
+  if (e.kind === 'avg') return e.args.some((a) => hasNumber(a, v));
+  return false;
+}
+
+function withThousands(s: string): string {
+  const neg = s.startsWith('-');
+  const [i = '0', f] = (neg ? s.slice(1) : s).split('.');
+  return `${neg ? '-' : ''}${i.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f !== undefined ? `.${f}` : ''}`;
+}
+
+function operationOf(e: Expr, unit: DefinedUnit): AnswerForm['operation'] {
+  if (unit !== 'USD') return 'quotient';
+  if (e.kind === 'avg') return 'average';
+  if (e.kind === 'bin') return e.op === '+' ? 'sum' : e.op === '-' ? 'difference' : 'level';
+  return 'level';
+}
+
+/** The top-level shape of the compiled definition, each side's operands by their names. */
+function formulaOf(e: Expr): DeliveredFormula {
+  const names = (x: Expr) => [...new Set(itemsOf(x).map((i) => i.name))].map((n) => [n]);
+  if (e.kind !== 'bin')
+    return { expression: showExpression(e), operator: null, left: names(e), right: [] };
+  return {
+    expression: showExpression(e),
+    operator: e.op,
+    left: names(e.left),
+    right: names(e.right),
+  };
+}
+
+/** Answer the question from its own definition, or say why a person must. */
+export function answerDefined(
+  question: string,
+  pages: readonly PageText[],
+  /** Also answer a question that names one line item the catalog does not know. */
+  lineItems = false,
+): DefinedResult {
+  let reading = readDefinition(question);
+  if (reading.status === 'none' && lineItems) reading = readLineItemQuestion(question);
+  if (reading.status === 'none') return { status: 'none' };
+  if (reading.status === 'unparsed')
+    return {
+      status: 'needs_review',
+      reason: `the question's definition "${reading.text}" could not be compiled: "${reading.unparsed}" is not an operand or operator the grammar reads`,
+      hints: [],
+    };
+  return evaluateDefinition(question.toLowerCase(), reading.definition, indexDocument(pages));
+}
+
+function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex): DefinedResult {
+  const review = (reason: string, hints: Citation[] = []): DefinedResult => ({
+    status: 'needs_review',
+    reason,
+    hints,
+  });
+  const items = itemsOf(d.expr);
+  if (items.length === 0) return review('the definition names no line item');
+  const mp = mainPeriod(doc, d.main);
+  // Several periods are fine when every operand names its own ("average of FY2020 and FY2021").
+  if (mp === 'several' && !items.every((i) => i.year))
+    return review('the question names several periods outside its definition');
+  if (mp === 'interim')
+    return review('a six- or nine-month period: not read by the definition compiler');
+  const ownYears = [...new Set(items.flatMap((i) => (i.year ? [i.year] : [])))];
+  const spread = mp === 'several' || mp === null;
+  let main: MainPeriod | null = mp === 'several' ? null : mp;
+  if (!main && ownYears.length === 1) main = { fiscalYear: ownYears[0]! };
+  if (!main && items.every((i) => i.year)) main = { fiscalYear: Math.max(...ownYears) };
+  if (!main) return review('no period for the question');
+
+  // Unit: what the question asks for, and what the arithmetic can produce.
+  const askedPercent = /%|\bpercent(?:age)?s?\b|\bper cent\b/.test(q);
+  const askedMoney =
+    /\b(?:usd|us\$|dollars?)\b|\$|\b(?:millions|billions|thousands)\b/.test(q) && !askedPercent;
+  const dim = dimension(d.expr);
+  if (dim !== 0 && dim !== 1) return review('the definition mixes amounts and ratios');
+  const money = dim === 1;
+  const days = /\bdays\b/.test(q) || hasNumber(d.expr, '365');
+  let unit: DefinedUnit;
+  if (money) {
+    if (askedPercent)
+      return review('the question asks for a percent of an amount the definition computes');
+    unit = 'USD';
+  } else {
+    if (askedMoney)
+      return review('the question asks for an amount but its definition computes a ratio');
+    if (/\bper (?:diluted |basic )?share\b/.test(q))
+      return review('a per-share figure: not read by the definition compiler');
+    unit = days ? 'days' : askedPercent ? 'percent' : 'ratio';
+  }
+
+  const computed = computeExpression(doc, d.expr, main, d.statement);
+  if (!computed.ok) return review(computed.reason, computed.hints);
+  const { inputs, scale } = computed;
+  const raw = computed.value;
+  const value = unit === 'percent' ? mul(raw, dec('100')) : raw;
+  if (unit === 'days' && (cmp(value, dec('0')) < 0 || cmp(value, dec('3650')) > 0))
+    return review(`computed ${toString(value)} days is implausible`);
+  if (unit === 'percent' && cmp(value, dec('-1000')) < 0)
+    return review('computed percent is implausible');
+
+  const requested = unit === 'USD' ? parseRequestedScale(q) : null;
+  const outScale: Scale = unit === 'USD' ? (requested ?? scale ?? 'units') : 'units';
+  const inScale = unit === 'USD' ? dec(convertScale(toString(value), 'units', outScale)) : value;
+  const asked = readRounding(q);
+  const exact = toString(inScale);
+  const rounded =
+    asked !== null
+      ? toFixed(inScale, asked)
+      : (exact.split('.')[1] ?? '').length <= 4
+        ? exact
+        : toFixed(inScale, 2);
+  const word = { units: '', thousands: ' thousand', millions: ' million', billions: ' billion' }[
+    outScale
+  ];
+  const answer =
+    unit === 'USD'
+      ? `${rounded.startsWith('-') ? '-' : ''}$${withThousands(rounded.replace('-', ''))}${word}`
+      : unit === 'percent'
+        ? `${rounded}%`
+        : unit === 'days'
+          ? `${rounded} days`
+          : rounded;
+  const kind = unit === 'USD' ? 'currency_amount' : unit;
+  // With no period outside the definition, the answer is over the years its operands name.
+  const periods =
+    spread && ownYears.length > 1 ? ownYears.sort().map((y) => `FY${y}`) : [periodLabel(main)];
+  const form = (s: AnswerForm['scale'], rounding: number | null): AnswerForm => ({
+    kind,
+    scale: unit === 'USD' ? s : null,
+    currency: unit === 'USD' ? 'USD' : null,
+    rounding,
+    periods,
+    periodCount: periods.length,
+    operation: operationOf(d.expr, unit),
+    definition: null,
+  });
+  const confidence = Math.min(...inputs.map((i) => i.confidence));
+  return {
+    status: 'answered',
+    answer,
+    unit,
+    value: toString(value),
+    scale: outScale,
+    roundedTo: asked,
+    confidence,
+    expression: showExpression(d.expr),
+    period: periodLabel(main),
+    inputs,
+    citations: inputs.map((i) => i.citation),
+    asked: form(requested, asked),
+    delivered: form(outScale, asked),
+    deliveredFormula: formulaOf(d.expr),
+    names: [...new Set(items.map((i) => i.name))],
+  };
+}

@@ -1,0 +1,224 @@
+import type { AnswerForm } from '../../../../workflows/analysis/answer-form';
+import {
+  cmp,
+  dec,
+  div,
+  mul,
+  sub,
+  toFixed,
+  type Decimal,
+} from '../../../../workflows/analysis/decimal-core';
+import { indexDocument, type Citation, type DocumentIndex } from '../extract-metric';
+import type { AnswerInput } from '../index';
+import type { PageText } from '../statement-table';
+import { dimension, mainPeriod } from './answer-defined';
+import { computeExpression, periodLabel, type MainPeriod } from './compute';
+import { parseExpression, showExpression, stripOwner, type Expr } from './grammar';
+
+/**
+ * Numeric yes/no questions answered from the cited numbers the comparison needs, with the
+ * comparison stated: "did <figure> increase/decline from P1 to P2", "was <figure> above /
+ * below <number>", "did <A> exceed <B>". The figure is a printed line item or a ratio the
+ * question defines ("operating margin (operating income / total revenue)"); a figure it
+ * names without defining is not guessed. Every other yes/no question goes to a person.
+ */
+
+export interface YesNoAnswer {
+  status: 'answered';
+  answer: string;
+  verdict: boolean;
+  /** The compared figures, in order, each with its own expression and period. */
+  compared: { expression: string; period: string; value: string; percent: boolean }[];
+  inputs: AnswerInput[];
+  citations: Citation[];
+  confidence: number;
+  form: AnswerForm;
+}
+
+export type YesNoResult =
+  { status: 'none' } | { status: 'needs_review'; reason: string; hints: Citation[] } | YesNoAnswer;
+
+const PERIOD = String.raw`(?:fy\s?|fiscal (?:year )?)?(?:19|20)\d{2}`;
+const DATE = String.raw`[a-z]+\.? \d{1,2},? (?:19|20)\d{2}`;
+
+/** The figure a yes/no question compares: its own definition if it gives one, else its name. */
+function figure(subject: string): { expr: Expr; percentish: boolean } | { unparsed: string } {
+  let s = stripOwner(subject.trim().replace(/,$/, '').replace(/^the /, '').trim());
+  const defined = /^(.*?)(?:,? (?:calculated|defined|computed) as |\s*\()(.+?)\)?,?$/.exec(s);
+  let named = s;
+  if (defined && /\/|divided by|\bover\b|\bminus\b|\bless\b|\bplus\b|\+|-/.test(defined[2]!)) {
+    named = defined[1]!;
+    s = defined[2]!;
+  } else if (/\b(?:margin|ratio|rate|turnover|return)\b/.test(s) && !/^ratio of .+ to /.test(s)) {
+    // A named ratio without its definition: which lines it divides is the question's to say.
+    return { unparsed: s };
+  }
+  const p = parseExpression(s);
+  if (!p.ok) return { unparsed: p.unparsed };
+  return { expr: p.expr, percentish: /\b(?:margin|rate|return)\b|%/.test(named) };
+}
+
+function lower(q: string): string {
+  return q.toLowerCase().replace(/[’‘]/g, "'").replace(/[−–—]/g, '-').replace(/\s+/g, ' ').trim();
+}
+
+function periodOf(doc: DocumentIndex, text: string): MainPeriod | null {
+  const p = mainPeriod(doc, text);
+  return p === null || p === 'several' || p === 'interim' ? null : p;
+}
+
+function show(v: Decimal, percent: boolean, money: boolean): string {
+  if (percent) return `${toFixed(mul(v, dec('100')), 2)}%`;
+  if (!money) return toFixed(v, 3);
+  const m = toFixed(div(v, dec('1000000'), 12), 1).replace(/\.0$/, '');
+  const [i = '0', f] = m.replace('-', '').split('.');
+  return `${m.startsWith('-') ? '-' : ''}$${i.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f ? `.${f}` : ''} million`;
+}
+
+/** Answer a numeric yes/no question from the filing, or say why a person must. */
+export function answerYesNo(question: string, pages: readonly PageText[]): YesNoResult {
+  const q = lower(question);
+  if (!/^(?:did|was|were|is|has)\b/.test(q)) return { status: 'none' };
+  const doc = indexDocument(pages);
+  const review = (reason: string, hints: Citation[] = []): YesNoResult => ({
+    status: 'needs_review',
+    reason,
+    hints,
+  });
+  const sentence = q.replace(/\?.*$/, '');
+  type Side = { expr: Expr; period: MainPeriod; percent: boolean };
+  let sides: [Side, Side] | null = null;
+  let test: ((a: Decimal, b: Decimal) => boolean) | null = null;
+  let relation = '';
+  let operation: AnswerForm['operation'] = 'level';
+
+  const trend = new RegExp(
+    String.raw`^did (.+?) (increase|rise|grow|improve|decline|decrease|fall|drop)s? (?:from|between) (${PERIOD}) (?:to|and) (${PERIOD})$`,
+  ).exec(sentence);
+  const threshold = new RegExp(
+    String.raw`^(?:was|is) (.+?) (above|below|greater than|less than|higher than|lower than|over|under) (-?\d+(?:\.\d+)?)(%?)(?: (?:at|as of|in|for) (?:the end of )?(${DATE}|${PERIOD}))?$`,
+  ).exec(sentence);
+  const sign = new RegExp(
+    String.raw`^(?:was|is) (.+?) (negative|positive)(?: (?:at|as of|in|for) (?:the end of )?(${DATE}|${PERIOD}))?$`,
+  ).exec(sentence);
+  const exceed = new RegExp(
+    String.raw`^did (.+?) exceed (.+?) (?:in|for|during) (${PERIOD})$`,
+  ).exec(sentence);
+  if (trend) {
+    const f = figure(trend[1]!);
+    if ('unparsed' in f)
+      return review(`the compared figure "${f.unparsed}" is not defined in the question`);
+    const p1 = periodOf(doc, trend[3]!);
+    const p2 = periodOf(doc, trend[4]!);
+    if (!p1 || !p2) return review('the compared periods could not be read');
+    sides = [
+      { expr: f.expr, period: p2, percent: f.percentish },
+      { expr: f.expr, period: p1, percent: f.percentish },
+    ];
+    // A margin improves by rising; for any other figure "improve" is a judgment.
+    if (trend[2] === 'improve' && !/\bmargin\b/.test(trend[1]!))
+      return review(`whether "${trend[1]}" improved is a judgment on its direction`);
+    const up = /increase|rise|grow|improve/.test(trend[2]!);
+    test = (later, earlier) => (up ? cmp(later, earlier) > 0 : cmp(later, earlier) < 0);
+    relation = up ? 'higher than' : 'lower than';
+    operation = 'change';
+  } else if (threshold) {
+    const f = figure(threshold[1]!);
+    if ('unparsed' in f)
+      return review(`the compared figure "${f.unparsed}" is not defined in the question`);
+    const when = periodOf(doc, threshold[5] ?? threshold[1]!);
+    if (!when) return review('no period for the comparison');
+    const percent = threshold[4] === '%';
+    const limit = percent ? dec(String(Number(threshold[3]) / 100)) : dec(threshold[3]!);
+    const above = /above|greater|higher|over/.test(threshold[2]!);
+    sides = [
+      { expr: f.expr, period: when, percent: percent || f.percentish },
+      { expr: { kind: 'num', value: threshold[3]! }, period: when, percent: false },
+    ];
+    test = (v) => (above ? cmp(v, limit) > 0 : cmp(v, limit) < 0);
+    relation = above ? 'above' : 'below';
+    operation = f.expr.kind === 'bin' && f.expr.op === '/' ? 'quotient' : 'level';
+  } else if (sign) {
+    const f = figure(sign[1]!);
+    if ('unparsed' in f)
+      return review(`the compared figure "${f.unparsed}" is not defined in the question`);
+    const when = periodOf(doc, sign[3] ?? sign[1]!);
+    if (!when) return review('no period for the comparison');
+    const negative = sign[2] === 'negative';
+    sides = [
+      { expr: f.expr, period: when, percent: false },
+      { expr: { kind: 'num', value: '0' }, period: when, percent: false },
+    ];
+    test = (v) => (negative ? cmp(v, dec('0')) < 0 : cmp(v, dec('0')) > 0);
+    relation = negative ? 'below' : 'above';
+  } else if (exceed) {
+    const a = figure(exceed[1]!);
+    const b = figure(exceed[2]!);
+    if ('unparsed' in a) return review(`"${a.unparsed}" is not defined in the question`);
+    if ('unparsed' in b) return review(`"${b.unparsed}" is not defined in the question`);
+    const when = periodOf(doc, exceed[3]!);
+    if (!when) return review('no period for the comparison');
+    sides = [
+      { expr: a.expr, period: when, percent: false },
+      { expr: b.expr, period: when, percent: false },
+    ];
+    test = (x, y) => cmp(x, y) > 0;
+    relation = 'more than';
+  } else return review('a yes/no question the numeric reader does not read');
+
+  const values: Decimal[] = [];
+  const inputs: AnswerInput[] = [];
+  for (const side of sides) {
+    if (side.expr.kind === 'num') {
+      values.push(dec(side.expr.value));
+      continue;
+    }
+    const c = computeExpression(doc, side.expr, side.period, undefined);
+    if (!c.ok) return review(c.reason, c.hints);
+    values.push(c.value);
+    inputs.push(...c.inputs);
+  }
+  const [x, y] = values as [Decimal, Decimal];
+  const limitValue =
+    threshold && threshold[4] === '%' ? dec(String(Number(threshold[3]) / 100)) : y;
+  const verdict = test(x, limitValue);
+  const compared = sides.map((s, i) => ({
+    expression: showExpression(s.expr),
+    period: periodLabel(s.period),
+    value: toFixed(values[i]!, 6),
+    percent: s.percent,
+  }));
+  const fmt = (i: number) =>
+    sides![i]!.expr.kind === 'num'
+      ? threshold
+        ? threshold[3]! + threshold[4]!
+        : (sides![i]!.expr as { value: string }).value
+      : `${show(values[i]!, sides![i]!.percent, dimension(sides![i]!.expr) === 1)} (${compared[i]!.expression}, ${compared[i]!.period})`;
+  const answer = `${verdict ? 'Yes' : 'No'}: ${fmt(0)} is ${verdict ? '' : 'not '}${relation} ${fmt(1)}`;
+  const periods = [...new Set(sides.map((s) => periodLabel(s.period)))].sort();
+  return {
+    status: 'answered',
+    answer,
+    verdict,
+    compared,
+    inputs,
+    citations: inputs.map((i) => i.citation),
+    confidence: Math.min(...inputs.map((i) => i.confidence)),
+    form: {
+      kind: 'yes_no',
+      scale: null,
+      currency: null,
+      rounding: null,
+      periods,
+      periodCount: periods.length,
+      operation,
+      definition: null,
+    },
+  };
+}
+
+/** The difference the verdict rests on, as a decimal string (later − earlier, or A − B). */
+export function verdictMargin(a: YesNoAnswer): string {
+  const [x, y] = a.compared;
+  return toFixed(sub(dec(x!.value), dec(y!.value)), 6);
+}

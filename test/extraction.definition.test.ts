@@ -1,0 +1,225 @@
+import { answerDefined } from '../activities/analysis/extraction/definition/answer-defined';
+import {
+  parseExpression,
+  showExpression,
+  type Expr,
+} from '../activities/analysis/extraction/definition/grammar';
+import { resolveLineItem } from '../activities/analysis/extraction/definition/line-item';
+import { readDefinition } from '../activities/analysis/extraction/definition/question-definition';
+import { answerYesNo } from '../activities/analysis/extraction/definition/yes-no';
+import { indexDocument } from '../activities/analysis/extraction/extract-metric';
+import { BALANCE_PAGE, CASH_FLOW_PAGE, INCOME_PAGE, pagesOf } from './extraction.fixtures';
+
+const PAGES = pagesOf(INCOME_PAGE, BALANCE_PAGE, CASH_FLOW_PAGE);
+
+function parsed(text: string): Expr {
+  const r = parseExpression(text);
+  if (!r.ok) throw new Error(`not parsed: ${r.unparsed}`);
+  return r.expr;
+}
+
+describe('definition grammar', () => {
+  it('reads the operators in words and symbols', () => {
+    expect(
+      showExpression(
+        parsed('net cash provided by operating activities divided by total current liabilities'),
+      ),
+    ).toBe('net cash provided by operating activities / total current liabilities');
+    expect(showExpression(parsed('revenues less cost of sales less total expenses'))).toBe(
+      '(revenues - cost of sales) - total expenses',
+    );
+    expect(showExpression(parsed('ratio of accounts payable to inventories'))).toBe(
+      'accounts payable / inventories',
+    );
+    const pct = parsed('sg&a as a % of net sales');
+    expect(pct).toMatchObject({ kind: 'bin', op: '/', percentOf: true });
+    expect(showExpression(parsed('365 × inventories / cost of sales'))).toBe(
+      '(365 × inventories) / cost of sales',
+    );
+    expect(showExpression(parsed('(cash + short-term investments) / current liabilities'))).toBe(
+      '(cash + short-term investments) / current liabilities',
+    );
+  });
+
+  it('reads "divided by" loosest, as the answer-form contract splits a definition', () => {
+    expect(parsed('operating income minus taxes divided by revenue')).toMatchObject({
+      kind: 'bin',
+      op: '/',
+      left: { kind: 'bin', op: '-' },
+    });
+  });
+
+  it('gives each operand its own year and statement, and averages over named years', () => {
+    expect(parsed('fy2021 cost of goods sold')).toMatchObject({
+      kind: 'item',
+      name: 'cost of goods sold',
+      year: 2021,
+    });
+    expect(parsed('accounts payable at august 29, 2021')).toMatchObject({
+      name: 'accounts payable',
+      year: 2021,
+    });
+    expect(parsed('depreciation and amortization (cash flow statement)')).toMatchObject({
+      name: 'depreciation and amortization',
+      statement: 'cash_flow',
+    });
+    const avg = parsed('the average of fy2020 and fy2021 year-end merchandise inventories');
+    expect(avg).toMatchObject({
+      kind: 'avg',
+      args: [
+        { name: 'merchandise inventories', year: 2020 },
+        { name: 'merchandise inventories', year: 2021 },
+      ],
+    });
+  });
+
+  it('refuses what it cannot read, naming the part', () => {
+    const r = parseExpression('operating income excluding restructuring charges / revenue');
+    expect(r).toEqual({ ok: false, unparsed: 'operating income excluding restructuring charges' });
+    const d = readDefinition(
+      'Define adjusted margin as operating income adjusted for the pension adjustment divided by revenue. What was it in 2019?',
+    );
+    expect(d.status).toBe('unparsed');
+    if (d.status === 'unparsed')
+      expect(d.unparsed).toBe('operating income adjusted for the pension adjustment');
+  });
+
+  it('substitutes parts the question names after "where"', () => {
+    const d = readDefinition(
+      "What was Example's 2019 EBITDA less capex, where EBITDA is operating income plus depreciation and amortization and capex is purchases of property, plant and equipment? Answer in USD millions.",
+    );
+    expect(d.status).toBe('ok');
+    if (d.status === 'ok')
+      expect(showExpression(d.definition.expr)).toBe(
+        '(operating income + depreciation and amortization) - purchases of property, plant and equipment',
+      );
+  });
+});
+
+describe('line items resolved from the filing’s row labels', () => {
+  const doc = indexDocument(PAGES);
+
+  it('matches a row by its own words, up to its first comma', () => {
+    expect(resolveLineItem(doc, 'goodwill')).toMatchObject({
+      labels: ['Goodwill'],
+      definition: { statement: 'balance', instant: true },
+    });
+    expect(resolveLineItem(doc, 'accounts receivable')?.labels).toEqual([
+      'Accounts receivable, net of allowances of $12 and $10, respectively',
+    ]);
+    expect(resolveLineItem(doc, 'research and development expense')).toBeNull();
+  });
+
+  it('keeps the statement the question names', () => {
+    expect(resolveLineItem(doc, 'net income', 'cash_flow')?.definition.statement).toBe('cash_flow');
+  });
+});
+
+describe('answers computed as the question defines them', () => {
+  it('evaluates with exact decimals and cites every operand', () => {
+    const r = answerDefined(
+      'Define the operating cash flow ratio as net cash provided by operating activities divided by total current liabilities. What was it for 2019? Round to two decimal places.',
+      PAGES,
+    );
+    expect(r).toMatchObject({ status: 'answered', answer: '1.01', unit: 'ratio' });
+    if (r.status !== 'answered') return;
+    expect(r.value.startsWith('1.0099009900990099')).toBe(true);
+    expect(r.inputs.map((i) => [i.matchedLabel, i.printed, i.citation.page])).toEqual([
+      ['Net cash provided by operating activities', '510', 2],
+      ['Total current liabilities', '505', 1],
+    ]);
+    expect(r.deliveredFormula).toMatchObject({
+      operator: '/',
+      left: [['net cash provided by operating activities']],
+      right: [['total current liabilities']],
+    });
+  });
+
+  it('computes amounts, averages, days and percentages of named lines', () => {
+    const ebitda = answerDefined(
+      "What was Example's 2019 EBITDA less capex, where EBITDA is operating income plus depreciation and amortization and capex is purchases of property, plant and equipment? Answer in USD millions.",
+      PAGES,
+    );
+    // 400 + 90 − |(190)|: an outflow printed in parentheses in every column is its magnitude.
+    expect(ebitda).toMatchObject({ status: 'answered', answer: '$300 million' });
+    const avg = answerDefined(
+      "What was the average of total shareholders' equity at the 2018 and 2019 year-ends? Answer in USD millions with one decimal place.",
+      PAGES,
+    );
+    expect(avg).toMatchObject({ status: 'answered', answer: '$1,305.0 million' });
+    const days = answerDefined(
+      'Days inventory is calculated as 365 × inventories at December 31, 2019 / 2019 cost of revenues. Round to one decimal place.',
+      PAGES,
+    );
+    expect(days).toMatchObject({ status: 'answered', answer: '87.3 days', unit: 'days' });
+    const pct = answerDefined(
+      'What was interest expense as a % of operating income in 2019? Answer in percent to one decimal place.',
+      PAGES,
+    );
+    expect(pct).toMatchObject({ status: 'answered', answer: '8.8%', value: '8.75' });
+  });
+
+  it('sends to review what it cannot answer, saying why', () => {
+    expect(
+      answerDefined(
+        'Define the R&D ratio as research and development expense divided by total net revenues. What was it in 2019?',
+        PAGES,
+      ),
+    ).toMatchObject({
+      status: 'needs_review',
+      reason: expect.stringContaining('"research and development expense"'),
+    });
+    expect(
+      answerDefined(
+        'What was net cash provided by operating activities divided by total current liabilities in 2019, in USD millions?',
+        PAGES,
+      ),
+    ).toMatchObject({ status: 'needs_review', reason: expect.stringContaining('amount') });
+    expect(answerDefined('What was goodwill at December 31, 2019?', PAGES)).toEqual({
+      status: 'none',
+    });
+  });
+
+  it('reads one printed line item the catalog does not name, when asked to', () => {
+    expect(
+      answerDefined('What was goodwill at December 31, 2019? Answer in USD millions.', PAGES, true),
+    ).toMatchObject({ status: 'answered', answer: '$1,200 million', unit: 'USD' });
+  });
+});
+
+describe('numeric yes/no answered from the cited numbers', () => {
+  it('states the comparison it rests on', () => {
+    const up = answerYesNo(
+      "Did Example's operating margin (operating income / total net revenues) increase from 2018 to 2019?",
+      PAGES,
+    );
+    // 400 / 2,000 = 20.00% in 2019 against −20 / 1,800 = −1.11% in 2018.
+    expect(up).toMatchObject({ status: 'answered', verdict: true });
+    if (up.status === 'answered')
+      expect(up.answer).toBe(
+        'Yes: 20.00% (operating income / total net revenues, FY2019) is higher than -1.11% (operating income / total net revenues, FY2018)',
+      );
+    expect(
+      answerYesNo(
+        'Was the ratio of total current assets to total current liabilities above 2.5 at December 31, 2019?',
+        PAGES,
+      ),
+    ).toMatchObject({
+      status: 'answered',
+      verdict: false,
+      answer: expect.stringMatching(/^No: 1\.990/),
+    });
+    expect(
+      answerYesNo('Did dividends paid exceed repurchases of common stock in 2019?', PAGES),
+    ).toMatchObject({ status: 'answered', verdict: false });
+  });
+
+  it('does not guess a figure the question names without defining', () => {
+    expect(answerYesNo('Did the current ratio increase from 2018 to 2019?', PAGES)).toMatchObject({
+      status: 'needs_review',
+    });
+    expect(answerYesNo('Did revenue growth improve from 2018 to 2019?', PAGES)).toMatchObject({
+      status: 'needs_review',
+    });
+  });
+});
