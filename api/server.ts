@@ -483,6 +483,8 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       const ack = await gateway.decide(caller.orgId, c.req.param('key') ?? '', {
         decision: d.decision,
         approver: personOf(caller),
+        revision: d.revision,
+        planHash: d.planHash,
         ...(d.note ? { note: d.note } : {}),
       });
       return json(200, ack);

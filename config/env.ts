@@ -122,6 +122,9 @@ const EnvSchema = z.object({
     .max(86_400_000)
     .default(25 * 60_000),
   DB_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  // A gateway submission waiting for approval continues as a new run (state carried) once its
+  // history holds this many events, far below Temporal's limit whatever votes arrive.
+  GATEWAY_HISTORY_EVENTS_PER_RUN: z.coerce.number().int().min(100).max(40_000).default(2000),
   // A worker started while PostgreSQL or Temporal is unreachable (a restart, an outage) waits
   // this long for them at start-up, then exits with the error.
   // Set by the process that spawns the worker with an IPC channel (scripts/lib/worker-process):

@@ -232,6 +232,7 @@ async function main(): Promise<void> {
       await gateway.decide(DEMO_ORG, w.idempotencyKey, {
         decision: 'approve',
         approver: { userId: 'demo-approver-1', orgId: DEMO_ORG },
+        ...(await gateway.currentPlan(DEMO_ORG, w.idempotencyKey)),
       });
       view = await gateway.settle(DEMO_ORG, w.idempotencyKey);
       for (let i = 0; i < 100 && view.status !== 'completed'; i++) {
