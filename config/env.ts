@@ -113,6 +113,9 @@ const EnvSchema = z.object({
   // The CLI acts as the holder of this API key (never a command-line argument).
   CS_API_KEY: z.string().optional(),
   CS_API_KEY_FILE: z.string().optional(),
+  // The API runs behind a TLS-terminating proxy: its X-Forwarded-Proto decides whether the
+  // session cookie is Secure. Off by default, since a client can send the header itself.
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
   // Idempotent database activities retry through an outage this long, then wait for an
   // operator's resume; the interval between attempts never exceeds the maximum.
   DB_RETRY_BUDGET_MS: z.coerce

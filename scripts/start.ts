@@ -99,6 +99,7 @@ async function main(): Promise<void> {
     client,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     logger: createLogger('WARN', cfg.LOG_FORMAT, 'api'),
+    trustProxy: cfg.TRUST_PROXY === '1',
   });
   await new Promise<void>((resolve, reject) => {
     api.once('error', reject);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Database } from '../db/connection';
-import { createApiServer } from '../api/server';
+import { createApiApp, createApiServer } from '../api/server';
 import { ingestFile } from '../client/documents';
 import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
@@ -364,6 +364,28 @@ describe('HTTP API', () => {
     expect((await call('GET', `/v1/orgs/globex/trial-balance`, AGENT)).body.error?.type).toBe(
       'NotAMember',
     );
+  });
+
+  it('the session cookie is Secure behind a TLS proxy only when TRUST_PROXY says so (issue 25 item 8)', async () => {
+    const apiKey = (APPROVER.authorization ?? '').replace(/^Bearer /, '');
+    const setCookie = async (trustProxy: boolean) => {
+      const app = createApiApp({
+        db: database.db,
+        client: worker.client,
+        taskQueue: worker.taskQueue,
+        trustProxy,
+      });
+      const res = await app.request('http://api.internal/v1/sessions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+        body: JSON.stringify({ apiKey }),
+      });
+      expect(res.status).toBe(200);
+      return res.headers.get('set-cookie') ?? '';
+    };
+    expect(await setCookie(true)).toMatch(/; Secure$/);
+    // Not trusted: a client could send the header itself, so it decides nothing.
+    expect(await setCookie(false)).not.toMatch(/Secure/);
   });
 
   it('a cross-org approver is refused before anything reaches the workflow', async () => {
