@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     client,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     logger: createLogger(cfg.LOG_LEVEL as LogLevel, cfg.LOG_FORMAT, 'api'),
+    trustProxy: cfg.TRUST_PROXY === '1',
   });
   server.listen(cfg.API_PORT, '127.0.0.1', () =>
     console.log(`API listening on http://127.0.0.1:${cfg.API_PORT}`),

@@ -46,7 +46,13 @@ export const WriteQuery = z.object({
 });
 
 export const DecisionBody = z
-  .object({ decision: z.enum(['approve', 'reject']), note: z.string().max(4000).optional() })
+  .object({
+    decision: z.enum(['approve', 'reject']),
+    note: z.string().max(4000).optional(),
+    /** The plan the decision is about, as shown (the write's state: `revision`, `planHash`). */
+    revision: z.number().int().min(0),
+    planHash: z.string().regex(/^[0-9a-f]{64}$/, 'a plan hash (64 hex digits)'),
+  })
   .strict()
   .openapi('ApprovalDecision');
 

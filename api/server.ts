@@ -102,6 +102,8 @@ export interface ApiDeps {
    * caller's org, request id) and the details of unexpected failures. Unset: errors to stderr.
    */
   logger?: Pick<DefaultLogger, 'info' | 'error'>;
+  /** Behind a TLS proxy (TRUST_PROXY=1): `X-Forwarded-Proto: https` makes the cookie Secure. */
+  trustProxy?: boolean;
 }
 
 type Env = { Variables: { caller: Caller } };
@@ -483,6 +485,8 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       const ack = await gateway.decide(caller.orgId, c.req.param('key') ?? '', {
         decision: d.decision,
         approver: personOf(caller),
+        revision: d.revision,
+        planHash: d.planHash,
         ...(d.note ? { note: d.note } : {}),
       });
       return json(200, ack);
@@ -853,7 +857,11 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         userId: auth.principal.userId,
         expiresAtMs,
       });
-      const secure = new URL(c.req.url).protocol === 'https:' ? '; Secure' : '';
+      const https =
+        new URL(c.req.url).protocol === 'https:' ||
+        (deps.trustProxy === true &&
+          c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https');
+      const secure = https ? '; Secure' : '';
       return json(
         200,
         { userId: auth.principal.userId, expiresAt: new Date(expiresAtMs).toISOString() },

@@ -39,10 +39,13 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config/env';
 import { writeDigest } from '../activities/gateway/plan-hash';
 import { decisionSecret } from '../activities/identity/decision-secret';
-import { signDecisionProof } from '../activities/identity/secrets';
+import { APPROVAL_PROOF_TTL_MS, signDecisionProof } from '../activities/identity/secrets';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { resumeUpdate, type ResumeRequest } from '../workflows/gateway.contract';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
+
+/** A vote that meets a submission between two runs is sent again, this many times at most. */
+const HANDOVER_ATTEMPTS = 10;
 
 /** The gateway refused a write (unknown entity, not permitted, closed period, ...): nothing changed. */
 export class WriteRefusedError extends Error {
@@ -270,28 +273,51 @@ export class GatewayClient {
     // The caller was authenticated by whoever holds this client (the API, the CLI, a
     // trusted service): it signs a proof for exactly this decision, short-lived, with the
     // roles it found.
-    const proof = signDecisionProof(this.secret(), {
-      purpose: 'approval',
-      orgId,
-      subjectId,
-      userId: d.approver.userId,
-      decision: d.decision,
-      roles,
-    });
-    try {
-      return await this.handle(orgId, idempotencyKey).executeUpdate(approvalUpdate, {
-        args: [{ ...d, proof }],
-      });
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
-        throw new ApprovalRefusedError(err.cause.type ?? 'ApprovalRefused', err.cause.message);
-      if (err instanceof WorkflowNotFoundError)
-        throw new ApprovalRefusedError(
-          'ApprovalNotOpen',
-          `No open submission ${idempotencyKey}: ${err.message}`,
-        );
-      throw err;
+    // The proof names the plan the person was shown (revision and hash), carries a fresh
+    // single-use nonce and lives a minute: it cannot be replayed onto another revision.
+    const proof = signDecisionProof(
+      this.secret(),
+      {
+        purpose: 'approval',
+        orgId,
+        subjectId,
+        userId: d.approver.userId,
+        decision: d.decision,
+        roles,
+        revision: d.revision,
+        planHash: d.planHash,
+      },
+      APPROVAL_PROOF_TTL_MS,
+    );
+    // A vote that meets the submission between two runs (continue-as-new) was refused by the
+    // validator, before history and before its nonce was spent: the same proof goes again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.handle(orgId, idempotencyKey).executeUpdate(approvalUpdate, {
+          args: [{ ...d, proof }],
+        });
+      } catch (err) {
+        const handover =
+          err instanceof WorkflowUpdateFailedError &&
+          err.cause instanceof ApplicationFailure &&
+          err.cause.type === 'RunHandover';
+        if (!handover || attempt >= HANDOVER_ATTEMPTS)
+          throw this.decisionFailure(err, idempotencyKey);
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
     }
+  }
+
+  /** An Update's failure as the caller's error: a refusal keeps its type. */
+  private decisionFailure(err: unknown, idempotencyKey: string): unknown {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+      return new ApprovalRefusedError(err.cause.type ?? 'ApprovalRefused', err.cause.message);
+    if (err instanceof WorkflowNotFoundError)
+      return new ApprovalRefusedError(
+        'ApprovalNotOpen',
+        `No open submission ${idempotencyKey}: ${err.message}`,
+      );
+    return err;
   }
 
   /** An operator resumes a submission an outage suspended; the failed step runs again. */
@@ -311,7 +337,30 @@ export class GatewayClient {
     }
   }
 
-  approve(
+  /**
+   * The plan a program deciding on its own reads right before it decides: the revision and
+   * hash the workflow shows now. A person's decision comes from what was put in front of
+   * them instead (the inbox page, `gateway show`), through `decide`.
+   */
+  async currentPlan(
+    orgId: string,
+    idempotencyKey: string,
+  ): Promise<{ revision: number; planHash: string }> {
+    const view = await this.state(orgId, idempotencyKey).catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError)
+        throw new ApprovalRefusedError('ApprovalNotOpen', `No open submission ${idempotencyKey}`);
+      throw err;
+    });
+    if (view.status !== 'awaiting_approval' || !view.planHash)
+      throw new ApprovalRefusedError(
+        'ApprovalNotOpen',
+        `Submission ${view.submissionId} is not awaiting approval (${view.status})`,
+      );
+    return { revision: view.revision, planHash: view.planHash };
+  }
+
+  /** Approve the plan as it stands now (services, benches, tests): see `currentPlan`. */
+  async approve(
     orgId: string,
     idempotencyKey: string,
     userId: string,
@@ -320,11 +369,13 @@ export class GatewayClient {
     return this.decide(orgId, idempotencyKey, {
       decision: 'approve',
       approver: { userId, orgId },
+      ...(await this.currentPlan(orgId, idempotencyKey)),
       ...(note ? { note } : {}),
     });
   }
 
-  reject(
+  /** Reject the plan as it stands now (services, benches, tests): see `currentPlan`. */
+  async reject(
     orgId: string,
     idempotencyKey: string,
     userId: string,
@@ -333,6 +384,7 @@ export class GatewayClient {
     return this.decide(orgId, idempotencyKey, {
       decision: 'reject',
       approver: { userId, orgId },
+      ...(await this.currentPlan(orgId, idempotencyKey)),
       note,
     });
   }

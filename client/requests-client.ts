@@ -200,12 +200,21 @@ export class RequestsClient {
     const key = row.linkKey ?? '';
     try {
       if (row.linkKind === 'gateway_approval') {
+        // An approval names the plan it was shown, as the API's decisions route does.
+        const { revision, planHash } = a.answer;
+        if (typeof revision !== 'number' || typeof planHash !== 'string')
+          throw new AnswerRefusedError(
+            'InvalidAnswer',
+            `${row.id} approves a plan: the answer names its revision and planHash (gateway show)`,
+          );
         await new GatewayClient(this.client, this.db, this.opts.taskQueue, this.secretOpt()).decide(
           row.orgId,
           key,
           {
             decision,
             approver: { userId: a.answeredBy, orgId: a.orgId },
+            revision,
+            planHash,
             ...(note ? { note } : {}),
           },
         );
@@ -271,7 +280,14 @@ export function cliAnswer(
   requestId: string,
   orgId: string,
   userId: string,
-  a: { decision?: string; note?: string; answer?: string; text?: string },
+  a: {
+    decision?: string;
+    note?: string;
+    revision?: number;
+    planHash?: string;
+    answer?: string;
+    text?: string;
+  },
 ): AnswerInput {
   const base = { requestId, orgId, answeredBy: userId };
   if (a.text !== undefined) return { ...base, text: a.text };
@@ -288,5 +304,13 @@ export function cliAnswer(
     throw new InvalidRequestError('one of --decision, --answer or --text is required', [
       { path: 'decision', message: 'required' },
     ]);
-  return { ...base, answer: { decision: a.decision, ...(a.note ? { note: a.note } : {}) } };
+  return {
+    ...base,
+    answer: {
+      decision: a.decision,
+      ...(a.note ? { note: a.note } : {}),
+      ...(a.revision !== undefined ? { revision: a.revision } : {}),
+      ...(a.planHash !== undefined ? { planHash: a.planHash } : {}),
+    },
+  };
 }

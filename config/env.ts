@@ -121,6 +121,9 @@ const EnvSchema = z.object({
   // The CLI acts as the holder of this API key (never a command-line argument).
   CS_API_KEY: z.string().optional(),
   CS_API_KEY_FILE: z.string().optional(),
+  // The API runs behind a TLS-terminating proxy: its X-Forwarded-Proto decides whether the
+  // session cookie is Secure. Off by default, since a client can send the header itself.
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
   // Idempotent database activities retry through an outage this long, then wait for an
   // operator's resume; the interval between attempts never exceeds the maximum.
   DB_RETRY_BUDGET_MS: z.coerce
@@ -130,6 +133,9 @@ const EnvSchema = z.object({
     .max(86_400_000)
     .default(25 * 60_000),
   DB_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  // A gateway submission waiting for approval continues as a new run (state carried) once its
+  // history holds this many events, far below Temporal's limit whatever votes arrive.
+  GATEWAY_HISTORY_EVENTS_PER_RUN: z.coerce.number().int().min(100).max(40_000).default(2000),
   // A worker started while PostgreSQL or Temporal is unreachable (a restart, an outage) waits
   // this long for them at start-up, then exits with the error.
   // Set by the process that spawns the worker with an IPC channel (scripts/lib/worker-process):

@@ -22,6 +22,6 @@ export const analysisDomain: DomainModule = {
       maxMemoryMb: cfg.DOCUMENT_EXTRACT_MEMORY_MB,
       maxFacts: cfg.DOCUMENT_MAX_FACTS,
     }),
-    ...createIdentityActivities({ secret: decisionSecret(cfg) }),
+    ...createIdentityActivities({ secret: decisionSecret(cfg), db: database.db }),
   }),
 };

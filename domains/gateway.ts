@@ -28,6 +28,7 @@ export const gatewayDomain: DomainModule = {
         budgetMs: cfg.DB_RETRY_BUDGET_MS,
         maximumIntervalMs: cfg.DB_RETRY_MAX_INTERVAL_MS,
       },
+      historyEventsPerRun: cfg.GATEWAY_HISTORY_EVENTS_PER_RUN,
     });
     return {
       ...gateway,
@@ -41,7 +42,7 @@ export const gatewayDomain: DomainModule = {
           options: agentRuntime,
         }),
       ),
-      ...createIdentityActivities({ secret: decisionSecret(cfg) }),
+      ...createIdentityActivities({ secret: decisionSecret(cfg), db: database.db }),
       ...createAuditActivities({
         db: database.db,
         secret: auditAnchorSecret(cfg),

@@ -101,6 +101,7 @@ async function main(): Promise<void> {
     client,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     logger: createLogger('WARN', cfg.LOG_FORMAT, 'api'),
+    trustProxy: cfg.TRUST_PROXY === '1',
   });
   await new Promise<void>((resolve, reject) => {
     api.once('error', reject);
@@ -235,6 +236,7 @@ async function main(): Promise<void> {
       await gateway.decide(DEMO_ORG, w.idempotencyKey, {
         decision: 'approve',
         approver: { userId: 'demo-approver-1', orgId: DEMO_ORG },
+        ...(await gateway.currentPlan(DEMO_ORG, w.idempotencyKey)),
       });
       view = await gateway.settle(DEMO_ORG, w.idempotencyKey);
       for (let i = 0; i < 100 && view.status !== 'completed'; i++) {

@@ -70,7 +70,7 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
     ...createAnalysisActivities({ db: database.db, llm: null }),
     ...createDocumentActivities(database.db),
     // Review decisions carry a proof the worker verifies (same secret as the client's).
-    ...createIdentityActivities({ secret: decisionSecret(loadConfig()) }),
+    ...createIdentityActivities({ secret: decisionSecret(loadConfig()), db: database.db }),
     // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
     ...createRequestsActivities({
       db: database.db,

@@ -254,13 +254,25 @@ describe('API authz matrix', () => {
     expect(
       await call('outsider', 'POST', `/v1/orgs/${OTHER_ORG}/writes/m-approve/decisions`, {
         decision: 'approve',
+        revision: 0,
+        planHash: '0'.repeat(64),
       }),
     ).toEqual({ status: 404, code: 'NotFound' });
   });
 
   it('approving one waiting write: self, roles, agent, outsider and no key refused; an approver signs', async () => {
+    // The decision names the plan it was shown (its revision and hash).
+    const shown = (await (
+      await fetch(`${base}/v1/orgs/${A}/writes/m-approve`, {
+        headers: { authorization: `Bearer ${keys.approver}` },
+      })
+    ).json()) as { revision: number; planHash: string };
     const approve = (who: Who) =>
-      call(who, 'POST', `/v1/orgs/${A}/writes/m-approve/decisions`, { decision: 'approve' });
+      call(who, 'POST', `/v1/orgs/${A}/writes/m-approve/decisions`, {
+        decision: 'approve',
+        revision: shown.revision,
+        planHash: shown.planHash,
+      });
     const refusals: [Who, Outcome][] = [
       ['analyst', [403, 'SelfApproval']], // the submitter
       ['reviewer', [403, 'ApproverNotAuthorized']],

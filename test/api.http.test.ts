@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Database } from '../db/connection';
-import { createApiServer } from '../api/server';
+import { createApiApp, createApiServer } from '../api/server';
 import { ingestFile } from '../client/documents';
 import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
@@ -36,6 +36,13 @@ const userKey = async (userId: string, ttlDays?: number) =>
       )
     ).key,
   );
+
+/** The plan a write's state shows (what a decision names). */
+async function planOf(key: string): Promise<{ revision: number; planHash: string }> {
+  const res = await fetch(`${base}/v1/orgs/${ORG}/writes/${key}`, { headers: APPROVER });
+  const state = (await res.json()) as { revision: number; planHash: string };
+  return { revision: state.revision, planHash: state.planHash };
+}
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -210,10 +217,12 @@ describe('HTTP API', () => {
     // The clerk submitted it: the clerk cannot sign it, whatever the body says.
     const self = await call('POST', `/v1/orgs/${ORG}/writes/http-1/decisions`, CLERK, {
       decision: 'approve',
+      ...(await planOf('http-1')),
     });
     expect(self.body.error?.type).toMatch(/SelfApproval|ApproverNotAuthorized/);
     const ok = await call('POST', `/v1/orgs/${ORG}/writes/http-1/decisions`, APPROVER, {
       decision: 'approve',
+      ...(await planOf('http-1')),
     });
     expect(ok.status).toBe(200);
     let state = await call('GET', `/v1/orgs/${ORG}/writes/http-1`, CLERK);
@@ -322,10 +331,12 @@ describe('HTTP API', () => {
     // clerk operates posting_bot: clerk may not approve its write.
     const byOperator = await call('POST', `/v1/orgs/${ORG}/writes/http-agent-1/decisions`, CLERK, {
       decision: 'approve',
+      ...(await planOf('http-agent-1')),
     });
     expect(byOperator.body.error?.type).toBe('SelfApproval');
     const byAgent = await call('POST', `/v1/orgs/${ORG}/writes/http-agent-1/decisions`, AGENT, {
       decision: 'approve',
+      ...(await planOf('http-agent-1')),
     });
     expect(byAgent.status).toBe(403);
     expect(byAgent.body.error?.type).toBe('AgentCannotDecide');
@@ -355,9 +366,32 @@ describe('HTTP API', () => {
     );
   });
 
+  it('the session cookie is Secure behind a TLS proxy only when TRUST_PROXY says so (issue 25 item 8)', async () => {
+    const apiKey = (APPROVER.authorization ?? '').replace(/^Bearer /, '');
+    const setCookie = async (trustProxy: boolean) => {
+      const app = createApiApp({
+        db: database.db,
+        client: worker.client,
+        taskQueue: worker.taskQueue,
+        trustProxy,
+      });
+      const res = await app.request('http://api.internal/v1/sessions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+        body: JSON.stringify({ apiKey }),
+      });
+      expect(res.status).toBe(200);
+      return res.headers.get('set-cookie') ?? '';
+    };
+    expect(await setCookie(true)).toMatch(/; Secure$/);
+    // Not trusted: a client could send the header itself, so it decides nothing.
+    expect(await setCookie(false)).not.toMatch(/Secure/);
+  });
+
   it('a cross-org approver is refused before anything reaches the workflow', async () => {
     const r = await call('POST', `/v1/orgs/${ORG}/writes/http-1/decisions`, GINA, {
       decision: 'approve',
+      ...(await planOf('http-1')),
     });
     expect(r.status).toBe(403);
     expect(r.body.error?.type).toBe('NotAMember');
@@ -442,9 +476,12 @@ describe('HTTP API', () => {
     expect(sub.body).toMatchObject({ state: { status: 'awaiting_approval' } });
     const id = gatewayWorkflowId(ORG, 'http-direct');
     const handle = worker.client.workflow.getHandle(id);
+    const plan = await planOf('http-direct');
     const approve = (proof: string) =>
       handle.executeUpdate(approvalUpdate, {
-        args: [{ decision: 'approve', approver: { userId: 'approver', orgId: ORG }, proof }],
+        args: [
+          { decision: 'approve', approver: { userId: 'approver', orgId: ORG }, ...plan, proof },
+        ],
       });
     const failureOf = async (p: Promise<unknown>) => {
       const err = (await p.catch((e: unknown) => e)) as {
@@ -461,6 +498,7 @@ describe('HTTP API', () => {
       decision: 'approve' as const,
       // As the API signs it: with the roles it found (the Update's validator reads them).
       roles: ['approver'],
+      ...plan,
     };
     expect(
       await failureOf(approve(signDecisionProof('not-the-server-secret-'.repeat(2), claims))),
@@ -493,7 +531,7 @@ describe('HTTP API', () => {
     expect(
       await failureOf(
         handle.executeUpdate(approvalUpdate, {
-          args: [{ decision: 'approve', approver: { userId: 'approver', orgId: ORG } }],
+          args: [{ decision: 'approve', approver: { userId: 'approver', orgId: ORG }, ...plan }],
         }),
       ),
     ).toMatchObject({ type: 'DecisionProofInvalid' });
@@ -503,6 +541,7 @@ describe('HTTP API', () => {
     });
     const ok = await call('POST', `/v1/orgs/${ORG}/writes/http-direct/decisions`, APPROVER, {
       decision: 'approve',
+      ...(await planOf('http-direct')),
     });
     expect(ok.body).toEqual({ accepted: true, approvals: 1, required: 1 });
   });

@@ -38,6 +38,7 @@ describe('inbox evidence', () => {
         createdAt: null,
         dueAt: '2026-12-17T00:00:00.000Z',
         expiresAt: null,
+        plan: null,
         decisionPath: '/v1/orgs/acme/analyses/r1/review',
         decisions: ['approve', 'reject', 'correct'],
         evidence: {

@@ -273,9 +273,9 @@ const ROUTES: RouteCase[] = [
   },
   {
     name: 'write decisions',
-    sample: { decision: 'approve', note: 'ok' },
+    sample: { decision: 'approve', note: 'ok', revision: 0, planHash: 'a'.repeat(64) },
     path: `/v1/orgs/${ORG}/writes/k-1/decisions`,
-    keys: ['decision', 'note'],
+    keys: ['decision', 'note', 'revision', 'planHash'],
     reachesTemporal: (b) => DecisionBody.safeParse(b).success,
   },
   {

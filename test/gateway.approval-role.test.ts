@@ -69,16 +69,16 @@ async function historyLength(workflowId: string): Promise<number> {
 
 /**
  * The history's length once the workflow is idle: `settle` answers when the write awaits
- * approval, while the workflow still opens its inbox request and starts its reminder timer.
+ * approval, while the workflow still opens its inbox request, reads its run settings and
+ * starts its reminder timer. Idle is that timer started, nothing pending after it (between
+ * two activities, on a loaded machine, a quiet history is not yet an idle one).
  */
 async function idleHistoryLength(workflowId: string): Promise<number> {
   const handle = worker.client.workflow.getHandle(workflowId);
-  let last = -1;
-  for (let i = 0; i < 100; i++) {
-    const n = await historyLength(workflowId);
+  for (let i = 0; i < 200; i++) {
+    const events = (await handle.fetchHistory()).events ?? [];
     const pending = (await handle.describe()).raw.pendingActivities?.length ?? 0;
-    if (n === last && pending === 0) return n;
-    last = n;
+    if (pending === 0 && events.at(-1)?.timerStartedEventAttributes) return events.length;
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`${workflowId} did not become idle`);
@@ -105,16 +105,18 @@ describe('approval Updates from members who may not approve', () => {
   });
 
   it('refuses in the validator an Update sent straight to Temporal whose proof claims no approving role', async () => {
-    const { workflowId } = await waitingWrite();
+    const { key, workflowId } = await waitingWrite();
     const before = await idleHistoryLength(workflowId);
     const handle = worker.client.workflow.getHandle(workflowId);
     const secret = decisionSecret(loadConfig());
+    const plan = await gw.currentPlan(ORG, key);
     const claims = {
       purpose: 'approval' as const,
       orgId: ORG,
       subjectId: workflowId,
       userId: 'vic',
       decision: 'approve' as const,
+      ...plan,
     };
     for (const proof of [
       signDecisionProof(secret, { ...claims, roles: ['viewer'] }),
@@ -122,7 +124,7 @@ describe('approval Updates from members who may not approve', () => {
     ]) {
       await expect(
         handle.executeUpdate(approvalUpdate, {
-          args: [{ decision: 'approve', approver: { userId: 'vic', orgId: ORG }, proof }],
+          args: [{ decision: 'approve', approver: { userId: 'vic', orgId: ORG }, ...plan, proof }],
         }),
       ).rejects.toMatchObject({
         cause: {
@@ -138,6 +140,7 @@ describe('approval Updates from members who may not approve', () => {
           {
             decision: 'approve',
             approver: { userId: 'vic', orgId: ORG },
+            ...plan,
             proof: signDecisionProof(secret, {
               ...claims,
               userId: APPROVER_1,

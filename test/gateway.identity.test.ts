@@ -9,7 +9,13 @@ import { createGatewayActivities } from '../activities/gateway';
 import { auditTrail } from '../db/repositories/audit';
 import { getSubmission } from '../db/repositories/gateway';
 import { countEntries } from '../db/repositories/ledger';
-import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
+import {
+  approvalUpdate,
+  gatewayWorkflowId,
+  type GatewayWriteInput,
+  type SignedApprovalDecision,
+} from '../workflows/gateway.contract';
+import { defaultPayloadConverter } from '@temporalio/common';
 import {
   APPROVER_1,
   APPROVER_2,
@@ -125,6 +131,26 @@ async function payableVendor(vendorId: string): Promise<void> {
   }
 }
 
+const handleOf = (w: GatewayWriteInput) =>
+  worker.client.workflow.getHandle(gatewayWorkflowId(w.orgId, w.idempotencyKey));
+
+/** An approval Update as the history holds it (decision, plan and proof), for one approver. */
+async function liftedApproval(
+  w: GatewayWriteInput,
+  userId: string,
+): Promise<SignedApprovalDecision> {
+  const history = await handleOf(w).fetchHistory();
+  for (const e of history.events ?? []) {
+    const input = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
+    if (input?.name !== approvalUpdate.name) continue;
+    const [arg] = (input.args?.payloads ?? []).map((p) =>
+      defaultPayloadConverter.fromPayload<SignedApprovalDecision>(p),
+    );
+    if (arg?.approver.userId === userId && arg.proof) return arg;
+  }
+  throw new Error(`no approval by ${userId} in the history`);
+}
+
 describe('approved means applied as approved', () => {
   it('a payee bank account changed between the approvals and the apply sends the payment back for approval', async () => {
     const vendorId = `ven-${key('pc')}`;
@@ -180,6 +206,39 @@ describe('approved means applied as approved', () => {
     expect(second.risk?.lane).toBe('high');
     expect(second.risk?.requiredApprovals).toBe(2);
     expect(await countEntries(database.db, ORG)).toBe(before);
+    // Issue 25 item 6: a page still showing revision 0 cannot approve revision 1. The vote is
+    // refused before history, naming the plan that is current.
+    // Idle: the new revision's inbox entry opened and its approval timer started.
+    let historyBefore = 0;
+    for (let i = 0; i < 200 && !historyBefore; i++) {
+      const events = (await handleOf(pay).fetchHistory()).events ?? [];
+      if (events.at(-1)?.timerStartedEventAttributes) historyBefore = events.length;
+      else await new Promise((r) => setTimeout(r, 300));
+    }
+    await expect(
+      gw.decide(ORG, pay.idempotencyKey, {
+        decision: 'approve',
+        approver: { userId: APPROVER_1, orgId: ORG },
+        revision: first.revision,
+        planHash: first.planHash ?? '',
+      }),
+    ).rejects.toMatchObject({
+      type: 'StalePlanRevision',
+      message: `The decision is for plan revision 0 (hash ${first.planHash}); the current plan is revision 1 (hash ${second.planHash}): review it and decide again`,
+    });
+    // Nor can a proof read from history: APPROVER_1's signed vote on revision 0, sent again
+    // as it was, or relabelled with the current plan.
+    const lifted = await liftedApproval(pay, APPROVER_1);
+    for (const args of [
+      lifted,
+      { ...lifted, revision: second.revision, planHash: second.planHash ?? '' },
+    ])
+      await expect(
+        handleOf(pay).executeUpdate(approvalUpdate, { args: [args] }),
+      ).rejects.toMatchObject({
+        cause: { type: expect.stringMatching(/^(StalePlanRevision|DecisionProofInvalid)$/) },
+      });
+    expect((await handleOf(pay).fetchHistory()).events?.length).toBe(historyBefore);
     // The old approvals do not carry over; the same people approve the new plan.
     await gw.approve(ORG, pay.idempotencyKey, APPROVER_1);
     await gw.approve(ORG, pay.idempotencyKey, APPROVER_2);

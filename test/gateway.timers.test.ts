@@ -30,7 +30,7 @@ const taskQueue = `gateway-timers-${randomBytes(4).toString('hex')}`;
 async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
   const activities = {
     ...createGatewayActivities({ db: database.db }),
-    ...createIdentityActivities({ secret: SECRET }),
+    ...createIdentityActivities({ secret: SECRET, db: database.db }),
     // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
     ...createRequestsActivities({
       db: database.db,

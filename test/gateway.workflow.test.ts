@@ -148,6 +148,7 @@ describe('gateway lanes on the dev server', () => {
       gw.decide(ORG, w.idempotencyKey, {
         decision: 'approve',
         approver: { userId: OUTSIDER, orgId: OTHER_ORG },
+        ...(await gw.currentPlan(ORG, w.idempotencyKey)),
       }),
     ).rejects.toMatchObject({
       type: 'ApproverNotAuthorized',

@@ -98,7 +98,7 @@ it('lists an analysis review, a gateway approval and an agent request for the sa
     requestId: gatewayItem.requestId,
     orgId: ORG,
     answeredBy: OWNER,
-    answer: { decision: 'approve' },
+    answer: { decision: 'approve', ...(await gateway.currentPlan(ORG, write.idempotencyKey)) },
   });
   expect(ack.status).toBe('answered');
   const result = await gateway.result(ORG, write.idempotencyKey);
@@ -140,7 +140,7 @@ it("keeps a write that needs two approvals in every approver's inbox until each 
     requestId: first.requestId,
     orgId: ORG,
     answeredBy: APPROVER_1,
-    answer: { decision: 'approve' },
+    answer: { decision: 'approve', ...(await gateway.currentPlan(ORG, write.idempotencyKey)) },
   });
   // Her vote is in: gone from her list, still in the second approver's.
   await inboxUntil((xs) => !mine(xs), APPROVER_1);
@@ -154,7 +154,7 @@ it("keeps a write that needs two approvals in every approver's inbox until each 
     requestId: second.requestId,
     orgId: ORG,
     answeredBy: APPROVER_2,
-    answer: { decision: 'approve' },
+    answer: { decision: 'approve', ...(await gateway.currentPlan(ORG, write.idempotencyKey)) },
   });
   const result = await gateway.result(ORG, write.idempotencyKey);
   expect(result.outcome).toBe('applied');
@@ -213,7 +213,25 @@ it('lists the inbox and approves a waiting write through the reviewer CLI', asyn
   ).rejects.toMatchObject({ name: 'InvalidRequestError', message: /decision: Invalid option/ });
   expect((await gateway.settle(ORG, write.idempotencyKey)).status).toBe('awaiting_approval');
 
-  const decided = await cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'approve');
+  // An approval names the plan the reviewer saw (`gateway show`): without it, refused.
+  await expect(
+    cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'approve'),
+  ).rejects.toMatchObject({ type: 'InvalidAnswer', message: /names its revision and planHash/ });
+  const shown = (await cli(key, 'gateway', 'show', '--org', ORG, '--key', write.idempotencyKey))
+    .out as { revision: number; planHash: string };
+  const decided = await cli(
+    key,
+    'decide',
+    item!.requestId,
+    '--org',
+    ORG,
+    '--decision',
+    'approve',
+    '--revision',
+    String(shown.revision),
+    '--plan-hash',
+    shown.planHash,
+  );
   expect(decided.exitCode).toBe(0);
   expect(decided.out).toMatchObject({ status: 'answered', requestId: item!.requestId });
   // The gateway workflow proceeds: the write is applied on the owner's vote.

@@ -45,6 +45,10 @@ export const ErrorType = {
   SelfReview: 'SelfReview',
   DuplicateApproval: 'DuplicateApproval',
   ApprovalNotOpen: 'ApprovalNotOpen',
+  // A decision on a plan revision (or hash) other than the one awaiting approval (issue 25 item 6).
+  StalePlanRevision: 'StalePlanRevision',
+  // A vote that met a waiting submission between two runs (continue-as-new): sent again, it counts.
+  RunHandover: 'RunHandover',
   // Identity (issue 8): a decision's signed proof is missing, forged, expired or for another decision.
   DecisionProofInvalid: 'DecisionProofInvalid',
   // Bounded inputs: a value the database or the platform cannot hold (out of range, too deep).

@@ -197,6 +197,43 @@ export const DEFAULT_DB_RETRY: DbRetrySettings = {
   budgetMs: 25 * 60_000,
   maximumIntervalMs: 30_000,
 };
+
+/**
+ * How long one run's history may grow while it waits for approval: past this many events
+ * (or when the server suggests it) the run continues as new with its state carried over, so
+ * a flood of refused votes can never push a submission to Temporal's history limit.
+ */
+export interface GatewayRunSettings {
+  historyEventsPerRun: number;
+}
+export const DEFAULT_HISTORY_EVENTS_PER_RUN = 2000;
+
+/**
+ * What a waiting submission carries into its next run (continue-as-new): the scored plan,
+ * every vote, the approval window and reminders, the split-out children. The next run does
+ * not evaluate again; it goes straight back to waiting on the same plan revision.
+ */
+export const GatewayCarryOverSchema = z
+  .object({
+    risk: RiskAssessmentSchema,
+    preview: z.array(EntryPreviewSchema),
+    payee: PayeeViewSchema.nullable(),
+    revision: z.number().int().min(0),
+    planHash: z.string().nullable(),
+    votes: z.array(VoteSchema),
+    remindersSent: z.number().int().min(0),
+    reminded: z.boolean(),
+    startedAt: z.number().int(),
+    dueAt: z.number().int(),
+    expiresAt: z.number().int(),
+    suspensions: z.number().int().min(0),
+    splitOut: z.array(z.object({ entryKey: z.string(), submissionId: z.string() })),
+    /** Runs of this submission before this one. */
+    continued: z.number().int().min(1),
+  })
+  .strict();
+export type GatewayCarryOver = z.infer<typeof GatewayCarryOverSchema>;
+
 export const gatewayStateQuery = defineQuery<GatewayStateView>('gatewayStateQuery');
 /**
  * Completes when the submission awaits approval or is finished, with its state: callers that

@@ -4,6 +4,7 @@ import {
   ParentClosePolicy,
   allHandlersFinished,
   condition,
+  makeContinueAsNewFunc,
   log,
   patched,
   proxyActivities,
@@ -20,6 +21,7 @@ import type { IdentityActivities } from '../activities/identity';
 import {
   type ApprovalAck,
   type DbRetrySettings,
+  type GatewayCarryOver,
   type EntryPreview,
   type GatewayOutcome,
   type GatewayResult,
@@ -33,6 +35,7 @@ import {
   CsWriteKind,
   DEFAULT_DB_RETRY,
   GATEWAY_WORKFLOW,
+  GatewayCarryOverSchema,
   gatewayWorkflowId,
   ProofSchema,
   ResumeRequestSchema,
@@ -45,6 +48,7 @@ import {
 import { CsOrg, CsOutcome, CsState } from './analysis.contract';
 import {
   ApprovalDecisionSchema,
+  RecordedApprovalDecisionSchema,
   DEFAULT_APPROVAL_DUE_MS,
   DEFAULT_APPROVAL_EXPIRE_MS,
   formatIssues,
@@ -126,7 +130,7 @@ const laneRank = { low: 0, moderate: 1, high: 2 } as const;
  * (none, one, or N distinct), then apply it exactly once — exactly as approved: a plan that
  * changed in between goes back for approval. Rejection and expiry are results.
  */
-export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
+export async function gatewayWorkflow(raw: unknown, carried?: unknown): Promise<GatewayResult> {
   const bounds = checkInputBounds(raw);
   if (!bounds.ok)
     throw permanentFailure(
@@ -144,6 +148,9 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
       { issues: parsed.issues },
     );
   const write = parsed.write;
+  // A run continued from an earlier one of this submission: its state, not a new evaluation.
+  const carry: GatewayCarryOver | null =
+    carried === undefined ? null : GatewayCarryOverSchema.parse(carried);
   const { workflowId, runId } = workflowInfo();
   const submissionId = workflowId;
   const submitter = write.submitter;
@@ -153,26 +160,28 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
   );
 
   let status: GatewayStateView['status'] = 'evaluating';
-  let risk: RiskAssessmentView | null = null;
-  let preview: EntryPreview[] = [];
-  let payee: PayeeView | null = null;
-  let revision = 0;
-  let planHash: string | null = null;
-  const votes: Vote[] = [];
+  let risk: RiskAssessmentView | null = carry?.risk ?? null;
+  let preview: EntryPreview[] = carry?.preview ?? [];
+  let payee: PayeeView | null = carry?.payee ?? null;
+  let revision = carry?.revision ?? 0;
+  let planHash: string | null = carry?.planHash ?? null;
+  const votes: Vote[] = [...(carry?.votes ?? [])];
   const inFlight = new Set<string>();
+  // Set while a waiting run drains its votes before continuing as new.
+  let handingOver = false;
   let result: GatewayResult | null = null;
-  let remindersSent = 0;
+  let remindersSent = carry?.remindersSent ?? 0;
   let suspended: { step: string; error: string } | null = null;
   let resumeRequested = false;
   let resumedBy: ResumeRequest | null = null;
-  let suspensions = 0;
+  let suspensions = carry?.suspensions ?? 0;
   // Suspensions (with their resumes) not yet on the database: recorded before the next try.
   const unrecorded: SuspensionRecord[] = [];
-  let startedAt = Date.now();
+  let startedAt = carry?.startedAt ?? Date.now();
   const dueAfter = write.approval?.dueAfterMs ?? DEFAULT_APPROVAL_DUE_MS;
   const expireAfter = write.approval?.expireAfterMs ?? DEFAULT_APPROVAL_EXPIRE_MS;
-  let dueAt = startedAt + dueAfter;
-  let expiresAt = startedAt + expireAfter;
+  let dueAt = carry?.dueAt ?? startedAt + dueAfter;
+  let expiresAt = carry?.expiresAt ?? startedAt + expireAfter;
   const votesNow = () => votes.filter((v) => (v.revision ?? 0) === revision);
 
   const setStatus = (s: GatewayStateView['status'], detail: string) => {
@@ -204,12 +213,6 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     await condition(() => status === 'awaiting_approval' || status === 'completed');
     return view();
   });
-
-  // Runs recorded before the retry budget came from the worker keep the old fixed policy.
-  const retrySettings = patched('gateway-db-retry-settings')
-    ? await settingsActivity.gatewayRetrySettings()
-    : DEFAULT_DB_RETRY;
-  const db = dbActivities(retrySettings);
 
   /**
    * An idempotent database step. A typed refusal ends the write; an outage that outlasts the
@@ -283,11 +286,23 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     approvalUpdate,
     async (rawDecision): Promise<ApprovalAck> => {
       const { proof, decision: rest } = splitProof(rawDecision);
-      const d = ApprovalDecisionSchema.parse(rest);
+      const d = RecordedApprovalDecisionSchema.parse(rest);
       inFlight.add(d.approver.userId);
       try {
-        // Updates recorded before proofs existed replay without one.
-        if (patched('gateway-decision-proof'))
+        // Since decisions name their plan, the proof is bound to that revision and hash and
+        // its nonce is spent (decision_nonces). Updates recorded before proofs existed replay
+        // without one, those recorded before the binding with the older check.
+        if (patched('gateway-decision-binding'))
+          await identity.identityVerifyApproval({
+            proof: ProofSchema.parse(proof),
+            orgId: write.orgId,
+            subjectId: submissionId,
+            userId: d.approver.userId,
+            decision: d.decision,
+            revision: d.revision ?? -1,
+            planHash: d.planHash ?? '',
+          });
+        else if (patched('gateway-decision-proof'))
           await identity.identityVerifyDecision({
             proof: ProofSchema.parse(proof),
             purpose: 'approval',
@@ -324,6 +339,13 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     },
     {
       validator: (rawDecision): void => {
+        // Between two runs of one submission (continue-as-new) a vote is refused as a
+        // handover, which the client sends again, not as a closed approval.
+        if (handingOver || (carry !== null && status === 'evaluating'))
+          throw refusal(
+            ErrorType.RunHandover,
+            `Submission ${submissionId} is moving to a new run; send the decision again`,
+          );
         if (status !== 'awaiting_approval')
           throw refusal(
             ErrorType.ApprovalNotOpen,
@@ -344,6 +366,16 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
               .join('; '),
           );
         const { approver } = check.data;
+        // A decision on a plan the approver was not shown is refused before history, naming
+        // the plan that is current now (a stale inbox page, a replan since).
+        if (
+          check.data.revision !== revision ||
+          (planHash !== null && check.data.planHash !== planHash)
+        )
+          throw refusal(
+            ErrorType.StalePlanRevision,
+            `The decision is for plan revision ${check.data.revision} (hash ${check.data.planHash}); the current plan is revision ${revision} (hash ${planHash ?? 'none'}): review it and decide again`,
+          );
         if (approver.orgId !== write.orgId)
           throw refusal(
             ErrorType.ApproverNotAuthorized,
@@ -368,6 +400,8 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
         for (const [field, want] of [
           ['orgId', write.orgId],
           ['userId', approver.userId],
+          ['revision', check.data.revision],
+          ['planHash', check.data.planHash],
         ] as const)
           if (claimed[field] !== want)
             throw refusal(
@@ -388,37 +422,52 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     },
   );
 
+  // Every handler is registered before the first await: an Update that arrives in a run's
+  // first activation (a continued run's, above all) finds its handler, not a rejection for
+  // want of one. The handlers reach the database only once the vote is open, after this.
+  // Runs recorded before the retry budget came from the worker keep the old fixed policy.
+  const retrySettings = patched('gateway-db-retry-settings')
+    ? await settingsActivity.gatewayRetrySettings()
+    : DEFAULT_DB_RETRY;
+  const db = dbActivities(retrySettings);
+
   upsertSearchAttributes([
     { key: CsOrg, value: write.orgId },
     { key: CsWriteKind, value: write.kind },
     { key: CsState, value: status },
   ]);
-  const ev = await durable('evaluate', () =>
-    db.gatewayEvaluate({
-      write,
-      submissionId,
-      workflowId,
-      runId,
-      dueAt: new Date(dueAt).toISOString(),
-      expiresAt: new Date(expiresAt).toISOString(),
-    }),
-  );
-  risk = ev.risk;
+  const ev = carry
+    ? null
+    : await durable('evaluate', () =>
+        db.gatewayEvaluate({
+          write,
+          submissionId,
+          workflowId,
+          runId,
+          dueAt: new Date(dueAt).toISOString(),
+          expiresAt: new Date(expiresAt).toISOString(),
+        }),
+      );
+  const firstRisk = ev?.risk ?? carry?.risk;
+  if (!firstRisk) throw permanentFailure(ErrorType.IllegalTransition, 'a run with no risk');
+  risk = firstRisk;
   // Added after runs were recorded: the marker keeps those histories replaying unchanged.
   const laneAttribute = patched('gateway-risk-lane-search-attribute');
   const showLane = (lane: string) => {
     if (laneAttribute) upsertSearchAttributes([{ key: CsRiskLane, value: lane }]);
   };
-  showLane(ev.risk.lane);
-  preview = ev.preview;
-  payee = ev.payee ?? null;
-  revision = ev.revision ?? 0;
-  planHash = ev.planHash ?? null;
+  showLane(firstRisk.lane);
+  if (ev) {
+    preview = ev.preview;
+    payee = ev.payee ?? null;
+    revision = ev.revision ?? 0;
+    planHash = ev.planHash ?? null;
+  }
 
   // journal.post_batch: each high-risk entry goes to its own submission and its own approval,
   // so it does not hold the batch. Its key derives from the entry's, so a retry joins it.
-  const splitOut: { entryKey: string; submissionId: string }[] = [];
-  for (const s of ev.splitOut ?? []) {
+  const splitOut: { entryKey: string; submissionId: string }[] = [...(carry?.splitOut ?? [])];
+  for (const s of ev?.splitOut ?? []) {
     const idempotencyKey = splitIdempotencyKey(s.entryKey);
     const child = gatewayWorkflowId(write.orgId, idempotencyKey);
     try {
@@ -447,7 +496,7 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
       orgId: write.orgId,
       kind: write.kind,
       outcome,
-      risk: risk ?? ev.risk,
+      risk: risk ?? firstRisk,
       votes: [...votes],
       effects: applied?.effects ?? [],
       entryIds: applied?.entryIds ?? [],
@@ -459,11 +508,19 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
     return result;
   };
 
-  if (ev.alreadyApplied) {
+  if (ev?.alreadyApplied) {
     const done = finish('applied', ev.alreadyApplied);
     await condition(allHandlersFinished);
     return done;
   }
+
+  // A continued run resumes the wait its predecessor left: the inbox entry is already open and
+  // the reminder already counted.
+  let resuming = carry !== null;
+  let historyLimit: number | null = null;
+  const historyFull = () =>
+    historyLimit !== null &&
+    (workflowInfo().historyLength >= historyLimit || workflowInfo().continueAsNewSuggested);
 
   for (;;) {
     const r = risk;
@@ -473,37 +530,78 @@ export async function gatewayWorkflow(raw: unknown): Promise<GatewayResult> {
         `${r.lane} risk (${r.score}), ${r.requiredApprovals} approval(s)${revision > 0 ? `, plan revision ${revision}` : ''}: ${r.rules.map((x) => x.rule).join(', ')}`,
       );
       // One inbox: the waiting approval is a request record too (patched inside).
-      await openInboxEntry({
-        linkKind: 'gateway_approval',
-        workflowId,
-        key: write.idempotencyKey,
-        orgId: write.orgId,
-        type: 'approval',
-        title: `Approve ${write.kind} (${r.lane} risk)`,
-        question: `Approve ${write.kind} ${write.idempotencyKey}: ${r.lane} risk (score ${r.score}), ${r.requiredApprovals} approval(s) needed; rules ${r.rules.map((x) => x.rule).join(', ') || 'none'}.`,
-        evidence: {
-          submissionId,
-          kind: write.kind,
-          lane: r.lane,
-          score: r.score,
-          rules: r.rules.map((x) => x.rule),
-          revision,
-        },
-        createdAtMs: startedAt,
-        dueAtMs: dueAt,
-        expiresAtMs: expiresAt,
-        createdBy:
-          submitter.kind === 'user'
-            ? { userId: submitter.userId }
-            : { runId: submitter.instanceId, agentType: submitter.agentType },
-      });
+      if (!resuming)
+        await openInboxEntry({
+          linkKind: 'gateway_approval',
+          workflowId,
+          key: write.idempotencyKey,
+          orgId: write.orgId,
+          type: 'approval',
+          title: `Approve ${write.kind} (${r.lane} risk)`,
+          question: `Approve ${write.kind} ${write.idempotencyKey}: ${r.lane} risk (score ${r.score}), ${r.requiredApprovals} approval(s) needed; rules ${r.rules.map((x) => x.rule).join(', ') || 'none'}.`,
+          evidence: {
+            submissionId,
+            kind: write.kind,
+            lane: r.lane,
+            score: r.score,
+            rules: r.rules.map((x) => x.rule),
+            revision,
+          },
+          createdAtMs: startedAt,
+          dueAtMs: dueAt,
+          expiresAtMs: expiresAt,
+          createdBy:
+            submitter.kind === 'user'
+              ? { userId: submitter.userId }
+              : { runId: submitter.instanceId, agentType: submitter.agentType },
+        });
       const approvals = () => votesNow().filter((v) => v.decision === 'approve').length;
       const rejected = () => votesNow().some((v) => v.decision === 'reject');
       const settled = () => rejected() || approvals() >= r.requiredApprovals;
-      let reminded = false;
+      let reminded = resuming && (carry?.reminded ?? false);
+      resuming = false;
+      // Long waits do not grow one history without bound (votes refused past the validator
+      // still add events): past the worker's limit the run continues as new, state carried.
+      if (historyLimit === null && patched('gateway-continue-as-new'))
+        historyLimit = (await settingsActivity.gatewayRunSettings()).historyEventsPerRun;
       while (!settled() && Date.now() < expiresAt) {
         const wakeAt = !reminded && dueAt < expiresAt ? dueAt : expiresAt;
-        if (await condition(settled, Math.max(1, wakeAt - Date.now()))) break;
+        if (await condition(() => settled() || historyFull(), Math.max(1, wakeAt - Date.now()))) {
+          if (settled()) break;
+          // Let the votes already accepted land, so none is lost with this run; new ones are
+          // refused (RunHandover: send again) until the next run takes them.
+          handingOver = true;
+          await condition(() => inFlight.size === 0 && allHandlersFinished());
+          handingOver = false;
+          if (settled()) break;
+          // Suspensions not yet on the database are recorded (first thing a durable step
+          // does) before the run hands over: the next run does not know of them.
+          await durable('hand over', () => Promise.resolve());
+          log.info('approval wait continues as new', {
+            submissionId,
+            events: workflowInfo().historyLength,
+          });
+          const next: GatewayCarryOver = {
+            risk: r,
+            preview,
+            payee,
+            revision,
+            planHash,
+            votes: [...votes],
+            remindersSent,
+            reminded,
+            startedAt,
+            dueAt,
+            expiresAt,
+            suspensions,
+            splitOut,
+            continued: (carry?.continued ?? 0) + 1,
+          };
+          await makeContinueAsNewFunc<typeof gatewayWorkflow>({
+            memo: workflowInfo().memo ?? {},
+            typedSearchAttributes: workflowInfo().typedSearchAttributes,
+          })(write, next);
+        }
         if (!reminded && Date.now() >= dueAt && Date.now() < expiresAt) {
           reminded = true;
           remindersSent += 1;

@@ -19,7 +19,9 @@ import {
 import type { RiskAssessment } from '../../workflows/gateway/risk';
 import {
   DEFAULT_DB_RETRY,
+  DEFAULT_HISTORY_EVENTS_PER_RUN,
   type DbRetrySettings,
+  type GatewayRunSettings,
   type Effect,
   type EntryPreview,
   type SuspensionRecord,
@@ -82,9 +84,12 @@ function actorOf(w: GatewayWrite): string {
 export function createGatewayActivities({
   db,
   retry = DEFAULT_DB_RETRY,
+  historyEventsPerRun = DEFAULT_HISTORY_EVENTS_PER_RUN,
 }: {
   db: Db;
   retry?: DbRetrySettings;
+  /** A submission waiting for approval continues as a new run past this many events. */
+  historyEventsPerRun?: number;
 }) {
   async function evaluate(input: EvaluateInput): Promise<EvaluateOutput> {
     const parsed = parseWrite(input.write);
@@ -200,6 +205,11 @@ export function createGatewayActivities({
     /** The worker's retry budget for database activities, recorded once in each run's history. */
     async gatewayRetrySettings(): Promise<DbRetrySettings> {
       return retry;
+    },
+
+    /** How long a waiting run's history may grow, recorded once in each run's history. */
+    async gatewayRunSettings(): Promise<GatewayRunSettings> {
+      return { historyEventsPerRun };
     },
 
     /** Validates and risk-scores a submission, then registers it (or refuses it, on the audit log). */

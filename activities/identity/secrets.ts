@@ -43,6 +43,15 @@ export function sameDigest(a: string, b: string): boolean {
 }
 
 export const DECISION_PROOF_TTL_MS = 5 * 60 * 1000;
+/**
+ * An approval proof is signed right before its Update is sent and checked on arrival: a
+ * minute is ample, and a proof read from history is dead long before anyone can reuse it
+ * (its nonce is single use besides).
+ */
+export const APPROVAL_PROOF_TTL_MS = 60 * 1000;
+
+/** A plan hash as the gateway computes it (activities/gateway/plan-hash.ts): SHA-256, hex. */
+export const PlanHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a plan hash (64 hex digits)');
 
 /** What a decision proof vouches for: this person, this decision, on this subject in this org. */
 export const DecisionClaimsSchema = z
@@ -59,6 +68,17 @@ export const DecisionClaimsSchema = z
      * approval Update's validator reads them to refuse a non-approver before history.
      */
     roles: z.array(z.string().min(1).max(32)).max(16).optional(),
+    /**
+     * An approval names the plan it signs: the revision and its hash as the approver was
+     * shown them. A proof for another revision or plan is refused.
+     */
+    revision: z.number().int().min(0).optional(),
+    planHash: PlanHashSchema.optional(),
+    /** Random, single use: the worker records each nonce it accepts (decision_nonces). */
+    nonce: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{22,64}$/)
+      .optional(),
     issuedAt: z.number().int(),
     expiresAt: z.number().int(),
   })
@@ -84,7 +104,10 @@ function mac(secret: string, body: string): string {
   return createHmac('sha256', secret).update(`countersign-decision-v1.${body}`).digest('base64url');
 }
 
-/** Signs a decision proof, valid for ttlMs from now. Only the API, the CLI and trusted clients call this. */
+/**
+ * Signs a decision proof, valid for ttlMs from now, with a fresh nonce (unless the claims
+ * carry one). Only the API, the CLI and trusted clients call this.
+ */
 export function signDecisionProof(
   secret: string,
   claims: Omit<DecisionClaims, 'issuedAt' | 'expiresAt'>,
@@ -92,24 +115,34 @@ export function signDecisionProof(
   now = Date.now(),
 ): string {
   const body = Buffer.from(
-    JSON.stringify({ ...claims, issuedAt: now, expiresAt: now + ttlMs }),
+    JSON.stringify({
+      nonce: randomBytes(16).toString('base64url'),
+      ...claims,
+      issuedAt: now,
+      expiresAt: now + ttlMs,
+    }),
   ).toString('base64url');
   return `${body}.${mac(secret, body)}`;
 }
 
 export type ProofCheck =
   | { ok: true; claims: DecisionClaims }
-  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'mismatch'; detail: string };
+  | {
+      ok: false;
+      reason: 'malformed' | 'bad_signature' | 'expired' | 'mismatch' | 'replayed';
+      detail: string;
+    };
 
 /**
  * Verifies a proof against the decision it accompanies: signature, expiry, and that every
  * bound field equals the expected one (a proof for another submission, person, org or
- * decision is refused).
+ * decision is refused; when the expected decision names a plan revision and hash, a proof
+ * for another one is refused too).
  */
 export function verifyDecisionProof(
   secret: string,
   proof: string,
-  expected: Omit<DecisionClaims, 'issuedAt' | 'expiresAt'>,
+  expected: Omit<DecisionClaims, 'issuedAt' | 'expiresAt' | 'roles' | 'nonce'>,
   now = Date.now(),
 ): ProofCheck {
   const parts = proof.split('.');
@@ -146,6 +179,14 @@ export function verifyDecisionProof(
         ok: false,
         reason: 'mismatch',
         detail: `the proof is for ${k} ${JSON.stringify(claims[k])}, not ${JSON.stringify(expected[k])}`,
+      };
+  }
+  for (const k of ['revision', 'planHash'] as const) {
+    if (expected[k] !== undefined && claims[k] !== expected[k])
+      return {
+        ok: false,
+        reason: 'mismatch',
+        detail: `the proof is for ${k} ${JSON.stringify(claims[k] ?? null)}, not ${JSON.stringify(expected[k])}`,
       };
   }
   return { ok: true, claims };

@@ -38,6 +38,11 @@ export const InboxItemSchema = z.object({
   /** Where the decision goes (the same route as the API's). */
   decisionPath: z.string(),
   decisions: z.array(z.string()),
+  /**
+   * An approval's plan as this page shows it: the decision sends it back, so a plan that
+   * changed after the page was drawn is refused (with the current revision), not approved.
+   */
+  plan: z.object({ revision: z.number().int(), planHash: z.string() }).nullable(),
   evidence: z.object({
     risk: z
       .object({
@@ -182,6 +187,7 @@ async function approvalItem(
     expiresAt: state.expiresAt ?? iso(a.expiresAt),
     decisionPath: `/v1/orgs/${encodeURIComponent(a.orgId)}/writes/${encodeURIComponent(a.idempotencyKey)}/decisions`,
     decisions: ['approve', 'reject'],
+    plan: state.planHash ? { revision: state.revision, planHash: state.planHash } : null,
     evidence: {
       risk: state.risk
         ? {
@@ -264,6 +270,7 @@ async function reviewItem(
     expiresAt: state.review.expiresAt,
     decisionPath: `/v1/orgs/${encodeURIComponent(r.orgId)}/analyses/${encodeURIComponent(r.requestId)}/review`,
     decisions: ['approve', 'reject', 'correct'],
+    plan: null,
     evidence: {
       risk: null,
       entries: [],
@@ -307,6 +314,7 @@ function requestItem(r: RequestInboxItem): InboxItem {
     expiresAt: r.expiresAt,
     decisionPath: `/v1/orgs/${encodeURIComponent(r.orgId)}/requests/${encodeURIComponent(r.requestId)}/answer`,
     decisions: ['answer'],
+    plan: null,
     evidence: {
       risk: null,
       entries: [],

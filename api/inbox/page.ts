@@ -142,7 +142,10 @@ function renderForm(i: InboxItem): string {
       return `<label>${e(f.label)} <input ${attrs} ${f.kind === 'number' ? 'type="number" step="any"' : ''}></label>`;
     })
     .join('');
-  return `<form class="decide" data-path="${e(i.decisionPath)}" data-kind="${e(i.kind)}">
+  const plan = i.plan
+    ? ` data-revision="${e(String(i.plan.revision))}" data-plan-hash="${e(i.plan.planHash)}"`
+    : '';
+  return `<form class="decide" data-path="${e(i.decisionPath)}" data-kind="${e(i.kind)}"${plan}>
 ${fieldInputs}
 <textarea name="note" placeholder="${i.kind === 'request' ? 'Your answer' : 'Note (optional; a rejection should say why)'}"></textarea>
 ${claimInputs}
@@ -172,6 +175,11 @@ for (const form of document.querySelectorAll('form.decide')) {
     } else {
       body = { decision };
       if (note) body.note = note;
+      // An approval names the plan this page showed; a newer one is refused, not approved.
+      if (form.dataset.planHash) {
+        body.revision = Number(form.dataset.revision);
+        body.planHash = form.dataset.planHash;
+      }
     }
     if (decision === 'correct') {
       body.corrections = [...form.querySelectorAll('input.correction')]

@@ -83,32 +83,60 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
     );
 
   gateway
-    .command('approve')
-    .description("approve a write waiting for a signature, as the key's holder")
+    .command('show')
+    .description(
+      "a write's state: the plan awaiting approval (entries, payee, risk), its revision and plan hash",
+    )
     .requiredOption('--org <org>', 'organization id')
     .requiredOption('--key <idempotencyKey>', "the write's idempotency key")
-    .option('--note <text>', 'note')
     .action(
       run(async (ctx, raw: unknown) => {
-        const o = parseOptions(z.object({ org: Org, key: Key, note: z.string().optional() }), raw);
-        const user = personOf(await authenticateCli(await ctx.db(), ctx.config(), o.org));
-        ctx.out.print(await (await gatewayOf(ctx)).approve(o.org, o.key, user, o.note));
+        const o = parseOptions(z.object({ org: Org, key: Key }), raw);
+        await authenticateCli(await ctx.db(), ctx.config(), o.org);
+        ctx.out.print(await (await gatewayOf(ctx)).state(o.org, o.key));
       }),
     );
 
-  gateway
-    .command('reject')
-    .description("reject a write waiting for a signature, as the key's holder")
-    .requiredOption('--org <org>', 'organization id')
-    .requiredOption('--key <idempotencyKey>', "the write's idempotency key")
-    .requiredOption('--note <text>', 'why')
-    .action(
+  // A decision names the plan it was shown (`gateway show`): a plan that changed since is
+  // refused with the current revision, never approved unseen.
+  for (const decision of ['approve', 'reject'] as const) {
+    const cmd = gateway
+      .command(decision)
+      .description(
+        `${decision} a write waiting for a signature, as the key's holder, on the plan revision shown by \`gateway show\``,
+      )
+      .requiredOption('--org <org>', 'organization id')
+      .requiredOption('--key <idempotencyKey>', "the write's idempotency key")
+      .requiredOption('--revision <n>', 'the plan revision you reviewed')
+      .requiredOption('--plan-hash <hash>', 'the plan hash you reviewed');
+    if (decision === 'reject') cmd.requiredOption('--note <text>', 'why');
+    else cmd.option('--note <text>', 'note');
+    cmd.action(
       run(async (ctx, raw: unknown) => {
-        const o = parseOptions(z.object({ org: Org, key: Key, note: z.string().min(1) }), raw);
+        const o = parseOptions(
+          z.object({
+            org: Org,
+            key: Key,
+            revision: z.coerce.number().int().min(0),
+            planHash: z.string().min(1),
+            note: decision === 'reject' ? z.string().min(1) : z.string().optional(),
+          }),
+          raw,
+        );
         const user = personOf(await authenticateCli(await ctx.db(), ctx.config(), o.org));
-        ctx.out.print(await (await gatewayOf(ctx)).reject(o.org, o.key, user, o.note));
+        const gw = await gatewayOf(ctx);
+        ctx.out.print(
+          await gw.decide(o.org, o.key, {
+            decision,
+            approver: { userId: user, orgId: o.org },
+            revision: o.revision,
+            planHash: o.planHash,
+            ...(o.note ? { note: o.note } : {}),
+          }),
+        );
       }),
     );
+  }
 
   gateway
     .command('resume')

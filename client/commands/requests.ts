@@ -84,6 +84,8 @@ export function registerRequestsCommands(program: Command, run: Runner): void {
     .requiredOption('--org <org>', 'organization id')
     .option('--decision <decision>', 'approve | reject')
     .option('--note <text>', 'a note with the decision')
+    .option('--revision <n>', 'an approval: the plan revision you reviewed (gateway show)')
+    .option('--plan-hash <hash>', 'an approval: the plan hash you reviewed (gateway show)')
     .option('--answer <json>', 'a structured answer filling the request form')
     .option('--text <text>', 'a free-text answer, read strictly into the form')
     .action(
@@ -93,6 +95,8 @@ export function registerRequestsCommands(program: Command, run: Runner): void {
             org: z.string().min(1),
             decision: z.enum(['approve', 'reject']).optional(),
             note: z.string().max(10_000).optional(),
+            revision: z.coerce.number().int().min(0).optional(),
+            planHash: z.string().max(128).optional(),
             answer: z.string().max(100_000).optional(),
             text: z.string().max(10_000).optional(),
           }),

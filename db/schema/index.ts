@@ -14,3 +14,4 @@ export * from './bank-lines';
 export * from './reconciliation';
 export * from './filing-facts';
 export * from './event-outbox';
+export * from './decision-nonces';

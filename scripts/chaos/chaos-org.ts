@@ -77,6 +77,7 @@ export async function seedChaosOrg(p: ChaosPlatform, tag: string): Promise<Chaos
         await gw.decide(org, key, {
           decision,
           approver: { userId: approver, orgId: org },
+          ...(await gw.currentPlan(org, key)),
           note: `chaos ${decision}`,
         });
         return;

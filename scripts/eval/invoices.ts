@@ -142,6 +142,7 @@ export async function driveEvent(
             await gw.decide(envelope.orgId, key, {
               decision: 'approve',
               approver: { userId: `${envelope.orgId}-${a}`, orgId: envelope.orgId },
+              ...(await gw.currentPlan(envelope.orgId, key)),
               note: 'eval reviewer',
             });
             trace.push(`${a} approved ${s.kind} (${view.risk?.lane ?? '?'} lane)`);
@@ -206,6 +207,7 @@ async function approvePending(
           await gw.decide(orgId, key, {
             decision: 'approve',
             approver: { userId: `${orgId}-${a}`, orgId },
+            ...(await gw.currentPlan(orgId, key)),
             note: 'eval reviewer',
           });
           trace.push(`${a} approved ${s.kind} (${view.risk?.lane ?? '?'} lane)`);

@@ -39,9 +39,12 @@ export interface ClaimedDecider {
   userId: string;
   /** Null when the signer recorded none. */
   roles: string[] | null;
+  /** The plan revision and hash the proof signs (null when it names none). */
+  revision: number | null;
+  planHash: string | null;
 }
 
-/** The org, person and roles a proof claims (unverified), or null when it is unreadable. */
+/** The org, person, roles and plan a proof claims (unverified), or null when it is unreadable. */
 export function claimedDecider(proof: unknown): ClaimedDecider | null {
   if (typeof proof !== 'string' || proof.length > 4000) return null;
   const body = proof.split('.')[0];
@@ -55,11 +58,13 @@ export function claimedDecider(proof: unknown): ClaimedDecider | null {
     return null;
   }
   if (claims === null || typeof claims !== 'object') return null;
-  const { orgId, userId, roles } = claims as Record<string, unknown>;
+  const { orgId, userId, roles, revision, planHash } = claims as Record<string, unknown>;
   if (typeof orgId !== 'string' || typeof userId !== 'string') return null;
   return {
     orgId,
     userId,
     roles: Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : null,
+    revision: typeof revision === 'number' ? revision : null,
+    planHash: typeof planHash === 'string' ? planHash : null,
   };
 }
