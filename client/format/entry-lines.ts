@@ -19,18 +19,26 @@ export interface EntryLineCells {
   credit: string;
 }
 
-/** The cells a reader sees; the HTML table and the text table share them. */
+/** A debit or credit cell: the grouped number, or empty for zero. */
+export function amountCell(
+  minor: string,
+  currency: string,
+  locale: string = DEFAULT_LOCALE,
+): string {
+  return isZeroMinor(minor) ? '' : formatMinorNumber(minor, currency, locale);
+}
+
+/** The cells a reader sees. */
 export function entryLineCells(
   l: EntryLineToShow,
   names: AccountNames,
   locale: string = DEFAULT_LOCALE,
 ): EntryLineCells {
-  const amount = (m: string) => (isZeroMinor(m) ? '' : formatMinorNumber(m, l.currency, locale));
   return {
     account: accountLabel(l.accountId, names),
     currency: l.currency,
-    debit: amount(l.debit),
-    credit: amount(l.credit),
+    debit: amountCell(l.debit, l.currency, locale),
+    credit: amountCell(l.credit, l.currency, locale),
   };
 }
 
