@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { loadPage } from '../../db/repositories/documents';
-import { getAccounts } from '../../db/repositories/ledger';
+import { accountNames } from '../../db/repositories/ledger';
 import { membershipsOf, openApprovalsFor, openReviewsIn } from '../../db/repositories/inbox';
 import type { GatewayClient } from '../../client/gateway-client';
 import type { AnalysisClient } from '../../client/analysis-client';
 import type { RequestsClient, InboxItem as RequestInboxItem } from '../../client/requests-client';
 import { AnswerSchemaSchema } from '../../workflows/requests/answer-schema';
 import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
-import { accountLabel, type AccountName } from '../../client/format/accounts';
+import { accountLabel } from '../../client/format/accounts';
+import { accountIdsIn } from '../../client/format/write-summary';
 import { describeBankAccount } from '../../client/format/bank-account';
 import { formatMoney } from '../../client/format/money';
 import { ruleInWords } from '../../client/format/risk-rules';
@@ -180,16 +181,7 @@ async function approvalItem(
     (v) => v.decision === 'approve' && (v.revision ?? 0) === state.revision,
   ).length;
   const lines = state.preview.flatMap((e) => e.lines);
-  const accounts = await getAccounts(deps.db, a.orgId, [
-    ...new Set([
-      ...lines.map((l) => l.accountId),
-      // Account ids named in rule details ("first posting to acc-…").
-      ...(state.risk?.rules ?? []).flatMap((r) => r.detail.match(/\bacc-[\w.-]+\b/g) ?? []),
-    ]),
-  ]);
-  const names = new Map<string, AccountName>(
-    accounts.map((x) => [x.id, { code: x.code, name: x.name }]),
-  );
+  const names = await accountNames(deps.db, a.orgId, accountIdsIn(state.preview, state.risk));
   const amount = grossAmount(lines, a.payload);
   const memo = state.preview[0]?.memo;
   return {
@@ -278,8 +270,10 @@ async function citedSpan(
  * sentences were taken from (their quotes appear in the text); otherwise the first few.
  */
 function answerCitations(text: string, citations: Citation[]): Citation[] {
+  const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const answer = flat(text);
   const quoted = citations.filter(
-    (c) => c.quote.trim().length > 0 && text.includes(c.quote.trim()),
+    (c) => flat(c.quote).length > 0 && answer.includes(flat(c.quote)),
   );
   return (quoted.length ? quoted : citations).slice(0, 6);
 }

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { accountNames } from '../../db/repositories/ledger';
 import { hasAnyRole } from '../../db/repositories/organizations';
+import { accountIdsIn, describeWrite } from '../format/write-summary';
 import { authenticateCli, personOf } from '../credentials';
 import { AuthenticationError } from '../errors';
 import { GatewayClient } from '../gateway-client';
@@ -24,7 +26,7 @@ export async function requireAdmin(ctx: CliContext, org: string): Promise<string
   return user;
 }
 
-/** gateway submit/approve/reject/resume/changes/trial-balance: writes to the books. */
+/** gateway submit/show/approve/reject/resume/changes/trial-balance: writes to the books. */
 export function registerGatewayCommands(program: Command, run: Runner): void {
   const gateway = program
     .command('gateway')
@@ -79,6 +81,28 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
         if (o.dryRun) return ctx.out.print(await gw.submit(write, { dryRun: true }));
         const started = await gw.submit(write);
         ctx.out.print({ ...started, state: await gw.settle(write.orgId, write.idempotencyKey) });
+      }),
+    );
+
+  gateway
+    .command('show')
+    .description(
+      'a write as an approver reads it: lane and rules in words, entries with account names and formatted amounts, the payee masked (--json: its state)',
+    )
+    .requiredOption('--org <org>', 'organization id')
+    .requiredOption('--key <idempotencyKey>', "the write's idempotency key")
+    .action(
+      run(async (ctx, raw: unknown) => {
+        const o = parseOptions(z.object({ org: Org, key: Key }), raw);
+        const db = await ctx.db();
+        await authenticateCli(db, ctx.config(), o.org);
+        const state = await (await gatewayOf(ctx)).state(o.org, o.key);
+        if (ctx.out.json) return ctx.out.print(state);
+        const names = await accountNames(db, o.org, accountIdsIn(state.preview, state.risk));
+        const votes = state.votes.map((v) => `${v.decision} by ${v.userId} at ${v.decidedAt}`);
+        ctx.out.write(
+          `${describeWrite({ kind: state.kind, risk: state.risk, entries: state.preview, payee: state.payee }, names)}\n\nStatus: ${state.status}${votes.length ? `\nVotes: ${votes.join('; ')}` : ''}\n`,
+        );
       }),
     );
 
