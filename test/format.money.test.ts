@@ -3,6 +3,7 @@ import { describeBankAccount, maskAccountNumber } from '../client/format/bank-ac
 import { accountLabel, nameAccountsIn } from '../client/format/accounts';
 import { laneInWords, ruleInWords } from '../client/format/risk-rules';
 import { entryLinesText } from '../client/format/entry-lines';
+import { describeWrite } from '../client/format/write-summary';
 
 /** Pure: money, accounts, bank details and risk rules as a reviewer reads them. */
 describe('money as people read it', () => {
@@ -82,5 +83,59 @@ describe('names and masked bank details', () => {
       '6200 Travel          USD  75,000.00',
       '1010 Operating bank  USD             75,000.00',
     ]);
+  });
+});
+
+describe('a write in words (CLI and MCP text)', () => {
+  it('gives the lane, the rules, the entry and the masked payee', () => {
+    const text = describeWrite(
+      {
+        kind: 'payment.send',
+        risk: {
+          lane: 'high',
+          requiredApprovals: 2,
+          rules: [
+            {
+              rule: 'amount_at_or_above_high_threshold',
+              lane: 'high',
+              detail: '7500000 EUR ≥ 2500000',
+            },
+            {
+              rule: 'irreversible_write',
+              lane: 'high',
+              detail: 'payment.send cannot be undone by a reversal',
+            },
+          ],
+        },
+        entries: [
+          {
+            entryDate: '2026-12-01',
+            memo: 'Pay Harbor Supplies',
+            lines: [
+              { accountId: 'acc-a-2000', currency: 'EUR', debit: '7500000', credit: '0' },
+              { accountId: 'acc-a-1010', currency: 'EUR', debit: '0', credit: '7500000' },
+            ],
+          },
+        ],
+        payee: {
+          holderName: 'Harbor Supplies',
+          iban: 'DE89370400440532013000',
+          accountNumber: null,
+          currency: 'EUR',
+        },
+      },
+      new Map([
+        ['acc-a-2000', { code: '2000', name: 'Accounts payable' }],
+        ['acc-a-1010', { code: '1010', name: 'Operating bank account' }],
+      ]),
+    );
+    expect(text).toContain('payment.send — High risk — 2 approvals');
+    expect(text).toContain(
+      '  · Amount €75,000.00 is at or above the high-risk threshold of €25,000.00',
+    );
+    expect(text).toContain('  · Cannot be undone by a reversal');
+    expect(text).toMatch(/2000 Accounts payable\s+EUR\s+75,000\.00\n/);
+    expect(text).toContain('Payee: Harbor Supplies — IBAN •••• •••• •••• •••• •• 3000 (EUR)');
+    expect(text).not.toMatch(/7500000|3704/);
   });
 });
