@@ -38,7 +38,7 @@ import { authenticate, authenticatePrincipal, personOf, type Caller } from './au
 import { ACTIONS, mayDo, requireAction, type Action } from './authz';
 import { HttpError } from './http-error';
 import { inboxFor, InboxItemSchema } from './inbox/items';
-import { INBOX_SECURITY_HEADERS, renderInboxPage, renderLoginPage } from './inbox/page';
+import { registerInboxPages } from './inbox/routes';
 import { microUsdToUsd, queueStats, renderMetrics } from './operations';
 import { ProblemSchema, PROBLEM_CONTENT_TYPE, problemResponse } from './problem';
 import {
@@ -905,26 +905,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     },
   );
 
-  app.get('/inbox', async (c) => {
-    const headers = {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      ...INBOX_SECURITY_HEADERS,
-    };
-    const p = await authenticatePrincipal(
-      deps.db,
-      { cookie: c.req.header('cookie') },
-      sessionKey,
-    ).catch((err: unknown) => (err instanceof HttpError ? err : Promise.reject(err)));
-    if (p instanceof HttpError)
-      return new Response(renderLoginPage(p.type === 'SessionInvalid' ? p.message : undefined), {
-        status: 200,
-        headers,
-      });
-    if (p.kind !== 'user') throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
-    const items = await inboxFor(inboxDeps, p.userId, p.orgId);
-    return new Response(renderInboxPage(p.userId, items), { status: 200, headers });
-  });
+  registerInboxPages(app, inboxDeps, sessionKey);
 
   // ---- metrics and the document ------------------------------------------------------------
   app.get('/metrics', async (c) => {

@@ -64,6 +64,9 @@ export interface InboxItem {
   source: 'request' | 'gateway_approval' | 'analysis_review';
   linkKey: string | null;
   route: string | null;
+  /** The assignee the route chose (null: any admin or owner of the org). */
+  assigneeUserId: string | null;
+  createdAt: string;
   dueAt: string;
   expiresAt: string;
   remindersSent: number;
@@ -81,6 +84,8 @@ const toItem = (r: RequestRow): InboxItem => ({
   source: (r.linkKind as InboxItem['source'] | null) ?? 'request',
   linkKey: r.linkKey,
   route: r.route,
+  assigneeUserId: r.assigneeUserId,
+  createdAt: r.createdAt.toISOString(),
   dueAt: r.dueAt.toISOString(),
   expiresAt: r.expiresAt.toISOString(),
   remindersSent: r.remindersSent,

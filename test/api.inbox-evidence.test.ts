@@ -1,54 +1,104 @@
-import { highlight } from '../api/inbox/items';
-import { escapeHtml, renderInboxPage } from '../api/inbox/page';
+import { highlight } from '../api/inbox/citations';
+import { renderDetailPage } from '../api/inbox/detail-page';
+import { applyFilters, InboxQuerySchema } from '../api/inbox/filters';
+import type { InboxItem } from '../api/inbox/items';
+import { escapeHtml, INBOX_SECURITY_HEADERS } from '../api/inbox/layout';
+import { renderListPage } from '../api/inbox/list-page';
+import { INBOX_ASSETS } from '../api/inbox/assets';
+import { CSRF_HEADER } from '../api/session';
 
-/** Pure: the cited span's page text with the claimed number marked, and escaped when rendered. */
-describe('inbox evidence', () => {
-  const page = 'Item 7. Net sales were $1,577 million in fiscal 2024, up from $1,402 million.';
-  const start = page.indexOf('Net sales');
-  const cite = {
-    docId: 'd',
-    page: 3,
-    charStart: start,
-    charEnd: page.indexOf(' in fiscal'),
-    quote: 'Net sales were $1,577 million',
+/** Pure: cited spans, the rendered pages' escaping, the list's filters and order. */
+const page = 'Item 7. Net sales were $1,577 million in fiscal 2024, up from $1,402 million.';
+const start = page.indexOf('Net sales');
+const cite = {
+  docId: 'd',
+  page: 3,
+  charStart: start,
+  charEnd: page.indexOf(' in fiscal'),
+  quote: 'Net sales were $1,577 million',
+};
+
+const NOW = Date.parse('2026-12-10T12:00:00Z');
+
+function item(over: Partial<InboxItem> & Pick<InboxItem, 'id'>): InboxItem {
+  return {
+    kind: 'approval',
+    orgId: 'acme',
+    type: 'journal.post',
+    title: 't',
+    subject: `subject ${over.id}`,
+    asked: 'Approve?',
+    amount: null,
+    lane: 'moderate',
+    assignee: 'approvers',
+    createdAt: '2026-12-09T12:00:00.000Z',
+    dueAt: '2026-12-17T00:00:00.000Z',
+    expiresAt: null,
+    decisionPath: `/v1/orgs/acme/writes/${over.id}/decisions`,
+    decisions: ['approve', 'reject'],
+    plan: null,
+    evidence: {
+      risk: null,
+      entries: [],
+      payee: null,
+      payload: null,
+      fields: [],
+      answer: null,
+      reasons: [],
+      claims: [],
+    },
+    ...over,
   };
+}
 
-  it('marks the printed number inside the cited span, with the page text around it', () => {
+describe('inbox evidence', () => {
+  it('highlights only the cited span, with the printed number marked inside it', () => {
     expect(highlight(page, cite, '1,577')).toEqual({
       docId: 'd',
       page: 3,
-      before: 'Item 7. Net sales were $',
-      match: '1,577',
-      after: ' million in fiscal 2024, up from $1,402 million.',
+      charStart: cite.charStart,
+      charEnd: cite.charEnd,
+      before: 'Item 7. ',
+      spanBefore: 'Net sales were $',
+      number: '1,577',
+      spanAfter: ' million',
+      after: ' in fiscal 2024, up from $1,402 million.',
     });
   });
 
-  it('marks the whole span when the number is not printed in it (derived claims)', () => {
-    expect(highlight(page, cite, '9.9').match).toBe('Net sales were $1,577 million');
+  it('marks no number when it is not printed in the span (derived claims)', () => {
+    const h = highlight(page, cite, '9.9');
+    expect(h.number).toBe('');
+    expect(h.spanBefore).toBe('Net sales were $1,577 million');
   });
 
-  it('renders the mark and escapes what documents and submitters wrote', () => {
-    const html = renderInboxPage('rita', [
-      {
-        kind: 'review',
-        orgId: 'acme',
+  it('shows a window of the page, not the whole page, cut at word boundaries', () => {
+    const long = `${'alpha beta '.repeat(200)}Revenue was 42 units.${' gamma delta'.repeat(200)}`;
+    const at = long.indexOf('Revenue');
+    const h = highlight(
+      long,
+      { docId: 'd', page: 0, charStart: at, charEnd: at + 21, quote: '' },
+      '42',
+    );
+    expect(h.before.length).toBeLessThanOrEqual(160);
+    expect(h.after.length).toBeLessThanOrEqual(160);
+    expect(h.before).toMatch(/^(alpha|beta) /);
+    expect(h.after).toMatch(/ (gamma|delta)$/);
+  });
+
+  it('renders the detail with the span and number marked, and escapes what documents and submitters wrote', () => {
+    const html = renderDetailPage(
+      'rita',
+      item({
         id: 'r1',
-        title: 'extract_metric review',
+        kind: 'review',
+        type: 'extract_metric',
         asked: 'What were <b>net sales</b>?',
-        createdAt: null,
-        dueAt: '2026-12-17T00:00:00.000Z',
-        expiresAt: null,
-        plan: null,
         decisionPath: '/v1/orgs/acme/analyses/r1/review',
         decisions: ['approve', 'reject', 'correct'],
         evidence: {
-          risk: null,
-          entries: [],
-          payee: null,
-          payload: null,
-          fields: [],
+          ...item({ id: 'x' }).evidence,
           answer: 'Net sales: 1577',
-          reasons: [],
           claims: [
             {
               id: 'c1',
@@ -60,13 +110,73 @@ describe('inbox evidence', () => {
             },
           ],
         },
-      },
-    ]);
-    expect(html).toContain('<mark>1,577</mark>');
+      }),
+      NOW,
+    );
+    expect(html).toContain(
+      '<mark class="span">Net sales were $<mark class="number">1,577</mark> million</mark>',
+    );
+    expect(html).toContain('href="/inbox/documents/d#page-4"');
     expect(html).toContain('What were &lt;b&gt;net sales&lt;/b&gt;?');
     expect(html).toContain('&lt;script&gt;x&lt;/script&gt;');
     expect(html).not.toContain('<script>x</script>');
     expect(html).toContain('data-claim="c1"');
+    // No inline script, style or handler: the CSP allows only this origin's files.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\son[a-z]+=/i);
     expect(escapeHtml(`"'&`)).toBe('&quot;&#39;&amp;');
+  });
+
+  it("the CSP allows scripts and styles from this origin only, and the script sends the inbox's CSRF header", () => {
+    const csp = INBOX_SECURITY_HEADERS['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|sha256/);
+    expect(INBOX_ASSETS['inbox.js']?.body).toContain(`'${CSRF_HEADER}'`);
+  });
+});
+
+describe('inbox list', () => {
+  const items = [
+    item({
+      id: 'big',
+      lane: 'high',
+      amount: { minor: '7500000', currency: 'USD', text: '$75,000.00' },
+      dueAt: '2026-12-20T00:00:00.000Z',
+    }),
+    item({
+      id: 'small',
+      amount: { minor: '2500', currency: 'USD', text: '$25.00' },
+      dueAt: '2026-12-09T00:00:00.000Z',
+    }),
+    item({ id: 'req', kind: 'request', type: 'classification', lane: null, assignee: 'rita' }),
+    item({ id: 'other', orgId: 'beta', lane: 'low' }),
+  ];
+  const q = (raw: Record<string, string>) => InboxQuerySchema.parse(raw);
+
+  it('filters by org, type, lane, due and assignee', () => {
+    const ids = (raw: Record<string, string>) => applyFilters(items, q(raw), NOW).map((i) => i.id);
+    expect(ids({ org: 'beta' })).toEqual(['other']);
+    expect(ids({ type: 'request' })).toEqual(['req']);
+    expect(ids({ lane: 'high' })).toEqual(['big']);
+    expect(ids({ lane: 'none' })).toEqual(['req']);
+    expect(ids({ due: 'overdue' })).toEqual(['small']);
+    expect(ids({ assignee: 'rita' })).toEqual(['req']);
+  });
+
+  it('sorts by amount (exact, as minor units) and by due date, either way; bad values fall back', () => {
+    const ids = (raw: Record<string, string>) => applyFilters(items, q(raw), NOW).map((i) => i.id);
+    expect(ids({ sort: 'amount', dir: 'desc' }).slice(0, 2)).toEqual(['big', 'small']);
+    expect(ids({ sort: 'due' })[0]).toBe('small');
+    expect(ids({ sort: 'nonsense', dir: 'sideways', lane: 'purple' })).toEqual(ids({}));
+  });
+
+  it('shows formatted amounts and keyboard-ready rows, never minor units', () => {
+    const html = renderListPage('rita', 'acme', items, items, q({}), NOW);
+    expect(html).toContain('$75,000.00');
+    expect(html).not.toContain('7500000<');
+    expect(html).toMatch(/<tr class="task" id="task-0" tabindex="0" aria-selected="true"/);
+    expect(html).toContain('data-decisions="approve reject"');
+    expect(html).toContain('data-label="journal.post “subject big” for $75,000.00"');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\son[a-z]+=/i);
   });
 });

@@ -48,6 +48,7 @@ async function cli(...args: string[]): Promise<{ out: unknown; exitCode: number 
     out: {
       json,
       print: (v) => (stdout += JSON.stringify(v)),
+      write: (t) => (stdout += t),
       note: () => undefined,
     },
     close: () => Promise.resolve(),

@@ -193,7 +193,12 @@ describe('inline XBRL ingestion', () => {
       db: () => Promise.resolve(db()),
       temporal: () => Promise.reject(new Error('not needed')),
       namespace: () => 'default',
-      out: { json, print: (v) => (stdout += JSON.stringify(v)), note: () => undefined },
+      out: {
+        json,
+        print: (v) => (stdout += JSON.stringify(v)),
+        write: (t) => (stdout += t),
+        note: () => undefined,
+      },
       close: () => Promise.resolve(),
     });
     await buildProgram(context).parseAsync([

@@ -164,6 +164,10 @@ describe('MCP over streamable HTTP', () => {
       expect(ok.isError).toBeFalsy();
       const submissionId = String(ok.structuredContent?.submissionId);
       expect(ok.structuredContent).toMatchObject({ status: 'started' });
+      // The text says what the write does in words: its lane and the rules that fired.
+      expect(textOf(ok)).toMatch(
+        /^Submitted gateway:[^\n]+\nvendor\.create — (Moderate|High) risk — \d approvals?\n {2}· /,
+      );
       const gateway = new GatewayClient(rt.client, database.db, rt.taskQueue);
       const key = submissionId.slice(`gateway:${ORG}:`.length);
       const state = await gateway.settle(ORG, key);

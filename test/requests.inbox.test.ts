@@ -165,6 +165,15 @@ it("keeps a write that needs two approvals in every approver's inbox until each 
 
 /** Runs one CLI command in-process as the holder of `apiKey`; returns its parsed JSON output. */
 async function cli(apiKey: string, ...args: string[]): Promise<{ out: unknown; exitCode: number }> {
+  return cliRun(apiKey, {}, ...args);
+}
+
+/** Runs one CLI command in-process as the holder of `apiKey`; text mode returns what it wrote. */
+async function cliRun(
+  apiKey: string,
+  opts: { text?: boolean },
+  ...args: string[]
+): Promise<{ out: unknown; exitCode: number }> {
   let stdout = '';
   const before = process.exitCode;
   process.exitCode = 0;
@@ -174,12 +183,23 @@ async function cli(apiKey: string, ...args: string[]): Promise<{ out: unknown; e
     db: () => Promise.resolve(env.database.db),
     temporal: () => Promise.resolve(env.worker.client),
     namespace: () => env.worker.client.options.namespace,
-    out: { json, print: (v) => (stdout += JSON.stringify(v)), note: () => undefined },
+    out: {
+      json,
+      print: (v) => (stdout += JSON.stringify(v)),
+      write: (t) => (stdout += t),
+      note: () => undefined,
+    },
     close: () => Promise.resolve(),
   });
-  await buildProgram(context).parseAsync(['node', 'countersign', '--json', ...args]);
+  await buildProgram(context).parseAsync([
+    'node',
+    'countersign',
+    ...(opts.text ? [] : ['--json']),
+    ...args,
+  ]);
   const exitCode = Number(process.exitCode ?? 0);
   process.exitCode = before;
+  if (opts.text) return { out: stdout, exitCode };
   return { out: stdout ? (JSON.parse(stdout) as unknown) : null, exitCode };
 }
 
@@ -192,6 +212,25 @@ it('lists the inbox and approves a waiting write through the reviewer CLI', asyn
   const write = journalPost({ amount: '600000' }); // the moderate lane: one approval
   await gateway.submit(write);
   expect((await gateway.settle(ORG, write.idempotencyKey)).status).toBe('awaiting_approval');
+
+  // The write as an approver reads it in a terminal: amounts formatted, accounts named.
+  const shown = await cliRun(
+    key,
+    { text: true },
+    'gateway',
+    'show',
+    '--org',
+    ORG,
+    '--key',
+    write.idempotencyKey,
+  );
+  expect(shown.exitCode).toBe(0);
+  expect(shown.out).toMatch(/^journal\.post — Moderate risk — 1 approval\n/);
+  expect(shown.out).toContain(
+    'Amount $6,000.00 is at or above the approval threshold of $5,000.00',
+  );
+  expect(shown.out).toMatch(/\d{4} [A-Z][^\n]*USD\s+6,000\.00\n/);
+  expect(shown.out).not.toContain('600000');
 
   let listed: InboxItem[] = [];
   for (let i = 0; i < 300 && !listed.some((x) => x.linkKey === write.idempotencyKey); i++) {
@@ -217,7 +256,7 @@ it('lists the inbox and approves a waiting write through the reviewer CLI', asyn
   await expect(
     cli(key, 'decide', item!.requestId, '--org', ORG, '--decision', 'approve'),
   ).rejects.toMatchObject({ type: 'InvalidAnswer', message: /names its revision and planHash/ });
-  const shown = (await cli(key, 'gateway', 'show', '--org', ORG, '--key', write.idempotencyKey))
+  const plan = (await cli(key, 'gateway', 'show', '--org', ORG, '--key', write.idempotencyKey))
     .out as { revision: number; planHash: string };
   const decided = await cli(
     key,
@@ -228,9 +267,9 @@ it('lists the inbox and approves a waiting write through the reviewer CLI', asyn
     '--decision',
     'approve',
     '--revision',
-    String(shown.revision),
+    String(plan.revision),
     '--plan-hash',
-    shown.planHash,
+    plan.planHash,
   );
   expect(decided.exitCode).toBe(0);
   expect(decided.out).toMatchObject({ status: 'answered', requestId: item!.requestId });

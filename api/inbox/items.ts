@@ -1,37 +1,48 @@
 import { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { loadPage } from '../../db/repositories/documents';
+import { accountNames } from '../../db/repositories/ledger';
 import { membershipsOf, openApprovalsFor, openReviewsIn } from '../../db/repositories/inbox';
 import type { GatewayClient } from '../../client/gateway-client';
 import type { AnalysisClient } from '../../client/analysis-client';
 import type { RequestsClient, InboxItem as RequestInboxItem } from '../../client/requests-client';
 import { AnswerSchemaSchema } from '../../workflows/requests/answer-schema';
 import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
+import { accountLabel } from '../../client/format/accounts';
+import { accountIdsIn } from '../../client/format/write-summary';
+import { describeBankAccount } from '../../client/format/bank-account';
+import { formatMoney } from '../../client/format/money';
+import { ruleInWords } from '../../client/format/risk-rules';
 import { ACTIONS } from '../authz';
+import { highlight, HighlightedCitationSchema, quoteOnly } from './citations';
+
+export { highlight, HighlightedCitationSchema, type HighlightedCitation } from './citations';
 
 /**
- * One person's task list: the approvals they may sign and the reviews they may decide, across
- * every org they belong to, each with the evidence a decision needs — the proposed ledger
- * entries and the risk rules that fired, or the proposed answer with each cited span of page
- * text and the number in it marked.
+ * One person's open tasks: the approvals they may sign, the reviews they may decide and the
+ * requests routed to them, in the org their key was issued for — each with what the list shows
+ * (subject, amount, lane, due, waiting since) and the evidence a decision needs: the proposed
+ * entries with accounts named, the risk rules in words, the payee with the IBAN masked, or the
+ * proposed answer with each cited span and the number in it marked.
  */
-export const HighlightedCitationSchema = z.object({
-  docId: z.string(),
-  page: z.number().int(),
-  /** Page text around the cited span, split where the claimed number is. */
-  before: z.string(),
-  match: z.string(),
-  after: z.string(),
-});
-export type HighlightedCitation = z.infer<typeof HighlightedCitationSchema>;
+const MoneySchema = z.object({ minor: z.string(), currency: z.string(), text: z.string() });
 
 export const InboxItemSchema = z.object({
   kind: z.enum(['approval', 'review', 'request']),
   orgId: z.string(),
   /** The idempotency key (approval), request id (review) or human request id. */
   id: z.string(),
+  /** approval: the write kind; review: the query type; request: the request type. */
+  type: z.string(),
   title: z.string(),
+  /** What the task is about, in one line (an entry's memo, the question, the request title). */
+  subject: z.string(),
   asked: z.string(),
+  /** The gross amount moved (the entry's debits, a payment's amount); null when none. */
+  amount: MoneySchema.nullable(),
+  lane: z.string().nullable(),
+  /** Who the task waits for: a user id, or a role ("approvers", "reviewers", "admins"). */
+  assignee: z.string(),
   createdAt: z.string().nullable(),
   dueAt: z.string().nullable(),
   expiresAt: z.string().nullable(),
@@ -50,7 +61,9 @@ export const InboxItemSchema = z.object({
         lane: z.string(),
         requiredApprovals: z.number(),
         approvals: z.number(),
-        rules: z.array(z.object({ rule: z.string(), lane: z.string(), detail: z.string() })),
+        rules: z.array(
+          z.object({ rule: z.string(), lane: z.string(), detail: z.string(), words: z.string() }),
+        ),
       })
       .nullable(),
     entries: z.array(
@@ -60,6 +73,8 @@ export const InboxItemSchema = z.object({
         lines: z.array(
           z.object({
             accountId: z.string(),
+            /** "6200 Travel" (the id when the account is unknown). */
+            account: z.string(),
             currency: z.string(),
             debit: z.string(),
             credit: z.string(),
@@ -67,7 +82,8 @@ export const InboxItemSchema = z.object({
         ),
       }),
     ),
-    payee: z.record(z.string(), z.unknown()).nullable(),
+    /** The payee's bank account by name, its number masked except the last four. */
+    payee: z.string().nullable(),
     payload: z.unknown(),
     /** A human request's answer form (empty for approvals and reviews). */
     fields: z.array(
@@ -96,36 +112,27 @@ export const InboxItemSchema = z.object({
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 
-const CONTEXT_CHARS = 240;
-
-/** The cited span with some page text around it, the claimed number marked inside it. */
-export function highlight(
-  pageText: string,
-  c: Citation,
-  printed: string | null,
-): HighlightedCitation {
-  const start = Math.max(0, c.charStart - CONTEXT_CHARS);
-  const end = Math.min(pageText.length, c.charEnd + CONTEXT_CHARS);
-  const spanText = pageText.slice(c.charStart, c.charEnd) || c.quote;
-  const at = printed ? spanText.indexOf(printed) : -1;
-  const [mStart, mEnd] =
-    at >= 0
-      ? [c.charStart + at, c.charStart + at + (printed as string).length]
-      : [c.charStart, c.charEnd];
-  return {
-    docId: c.docId,
-    page: c.page,
-    before: pageText.slice(start, mStart),
-    match: pageText.slice(mStart, mEnd),
-    after: pageText.slice(mEnd, end),
-  };
-}
-
 export interface InboxDeps {
   db: Db;
   gateway: GatewayClient;
   analysis: AnalysisClient;
   requests: RequestsClient;
+}
+
+/** The orgs (of the key's one) where the person may approve and review. */
+export async function decidingOrgs(
+  db: Db,
+  userId: string,
+  keyOrgId: string,
+): Promise<{ orgs: string[]; canApprove: string[]; canReview: string[] }> {
+  const orgs = (await membershipsOf(db, userId)).filter((o) => o.orgId === keyOrgId);
+  const holds = (roles: readonly string[]) =>
+    orgs.filter((o) => o.roles.some((r) => roles.includes(r))).map((o) => o.orgId);
+  return {
+    orgs: orgs.map((o) => o.orgId),
+    canApprove: holds(ACTIONS.approve_write),
+    canReview: holds(ACTIONS.review_analysis),
+  };
 }
 
 /** The person's tasks in the org their key was issued for (a key acts in that org only). */
@@ -134,19 +141,13 @@ export async function inboxFor(
   userId: string,
   keyOrgId: string,
 ): Promise<InboxItem[]> {
-  const orgs = (await membershipsOf(deps.db, userId)).filter((o) => o.orgId === keyOrgId);
-  const canApprove = orgs
-    .filter((o) => o.roles.some((r) => (ACTIONS.approve_write as readonly string[]).includes(r)))
-    .map((o) => o.orgId);
-  const canReview = orgs
-    .filter((o) => o.roles.some((r) => (ACTIONS.review_analysis as readonly string[]).includes(r)))
-    .map((o) => o.orgId);
+  const { orgs, canApprove, canReview } = await decidingOrgs(deps.db, userId, keyOrgId);
   const [approvals, reviews, requests] = await Promise.all([
     openApprovalsFor(deps.db, userId, canApprove),
     openReviewsIn(deps.db, canReview),
     // Agents' requests routed to this person (approvals and reviews are listed above, with
     // their evidence, so the requests' copies of them are left out here).
-    Promise.all(orgs.map((o) => deps.requests.listInbox({ orgId: o.orgId, userId }))).then((l) =>
+    Promise.all(orgs.map((orgId) => deps.requests.listInbox({ orgId, userId }))).then((l) =>
       l.flat().filter((r) => r.source === 'request'),
     ),
   ]);
@@ -162,6 +163,12 @@ export async function inboxFor(
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+const money = (minor: string, currency: string) => ({
+  minor,
+  currency,
+  text: formatMoney(minor, currency),
+});
+
 async function approvalItem(
   deps: InboxDeps,
   a: Awaited<ReturnType<typeof openApprovalsFor>>[number],
@@ -176,12 +183,21 @@ async function approvalItem(
   const approvals = state.votes.filter(
     (v) => v.decision === 'approve' && (v.revision ?? 0) === state.revision,
   ).length;
+  const lines = state.preview.flatMap((e) => e.lines);
+  const names = await accountNames(deps.db, a.orgId, accountIdsIn(state.preview, state.risk));
+  const amount = grossAmount(lines, a.payload);
+  const memo = state.preview[0]?.memo;
   return {
     kind: 'approval',
     orgId: a.orgId,
     id: a.idempotencyKey,
+    type: a.kind,
     title: `${a.kind} — ${state.risk?.lane ?? a.lane} risk`,
+    subject: memo ? memo : state.payee ? `pay ${state.payee.holderName}` : a.idempotencyKey,
     asked: `Approve or reject ${a.kind} "${a.idempotencyKey}" submitted by ${by} in ${a.orgId}`,
+    amount,
+    lane: state.risk?.lane ?? a.lane,
+    assignee: 'approvers',
     createdAt: iso(a.createdAt),
     dueAt: state.dueAt ?? iso(a.dueAt),
     expiresAt: state.expiresAt ?? iso(a.expiresAt),
@@ -195,7 +211,12 @@ async function approvalItem(
             lane: state.risk.lane,
             requiredApprovals: state.risk.requiredApprovals,
             approvals,
-            rules: state.risk.rules.map((r) => ({ rule: r.rule, lane: r.lane, detail: r.detail })),
+            rules: state.risk.rules.map((r) => ({
+              rule: r.rule,
+              lane: r.lane,
+              detail: r.detail,
+              words: ruleInWords(r, names),
+            })),
           }
         : null,
       entries: state.preview.map((e) => ({
@@ -203,12 +224,13 @@ async function approvalItem(
         memo: e.memo,
         lines: e.lines.map((l) => ({
           accountId: l.accountId,
+          account: accountLabel(l.accountId, names),
           currency: l.currency,
           debit: l.debit,
           credit: l.credit,
         })),
       })),
-      payee: state.payee,
+      payee: state.payee ? describeBankAccount(state.payee) : null,
       payload: null,
       fields: [],
       answer: null,
@@ -216,6 +238,47 @@ async function approvalItem(
       claims: [],
     },
   };
+}
+
+/** The entry's debits in its (first) currency, or a payment's own amount. */
+function grossAmount(
+  lines: { currency: string; debit: string }[],
+  payload: unknown,
+): InboxItem['amount'] {
+  const first = lines[0];
+  if (first) {
+    const total = lines
+      .filter((l) => l.currency === first.currency)
+      .reduce((s, l) => s + BigInt(l.debit || '0'), 0n);
+    return money(total.toString(), first.currency);
+  }
+  const p = z
+    .object({ amountMinor: z.string().regex(/^\d+$/), currency: z.string().length(3) })
+    .safeParse(payload);
+  return p.success ? money(p.data.amountMinor, p.data.currency) : null;
+}
+
+async function citedSpan(
+  db: Db,
+  orgId: string,
+  c: Citation,
+  printed: string | null,
+): Promise<z.infer<typeof HighlightedCitationSchema>> {
+  const page = await loadPage(db, orgId, c.docId, c.page);
+  return page ? highlight(page, c, printed) : quoteOnly(c, printed);
+}
+
+/**
+ * The citations a qualitative answer rests on: for an extractive summary, the passages its
+ * sentences were taken from (their quotes appear in the text); otherwise the first few.
+ */
+function answerCitations(text: string, citations: Citation[]): Citation[] {
+  const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const answer = flat(text);
+  const quoted = citations.filter(
+    (c) => flat(c.quote).length > 0 && answer.includes(flat(c.quote)),
+  );
+  return (quoted.length ? quoted : citations).slice(0, 6);
 }
 
 async function reviewItem(
@@ -233,14 +296,7 @@ async function reviewItem(
       unit: cl.unit,
       printed: cl.printed,
       citations: await Promise.all(
-        cl.citations.map(async (c) => {
-          const page = await loadPage(deps.db, r.orgId, c.docId, c.page);
-          return highlight(
-            page ?? c.quote,
-            page ? c : { ...c, charStart: 0, charEnd: c.quote.length },
-            cl.printed,
-          );
-        }),
+        cl.citations.map((c) => citedSpan(deps.db, r.orgId, c, cl.printed)),
       ),
     })),
   );
@@ -248,14 +304,9 @@ async function reviewItem(
   const loose =
     claims.length === 0
       ? await Promise.all(
-          (answer?.citations ?? []).slice(0, 5).map(async (c) => {
-            const page = await loadPage(deps.db, r.orgId, c.docId, c.page);
-            return highlight(
-              page ?? c.quote,
-              page ? c : { ...c, charStart: 0, charEnd: c.quote.length },
-              null,
-            );
-          }),
+          answerCitations(answer?.text ?? '', answer?.citations ?? []).map((c) =>
+            citedSpan(deps.db, r.orgId, c, null),
+          ),
         )
       : [];
   const queryText = String((r.request as { queryText?: unknown }).queryText ?? '');
@@ -263,8 +314,13 @@ async function reviewItem(
     kind: 'review',
     orgId: r.orgId,
     id: r.requestId,
+    type: r.queryType,
     title: `${r.queryType} review`,
+    subject: queryText || r.requestId,
     asked: queryText,
+    amount: null,
+    lane: null,
+    assignee: 'reviewers',
     createdAt: iso(r.createdAt),
     dueAt: state.review.dueAt,
     expiresAt: state.review.expiresAt,
@@ -307,9 +363,14 @@ function requestItem(r: RequestInboxItem): InboxItem {
     kind: 'request',
     orgId: r.orgId,
     id: r.requestId,
+    type: r.type,
     title: `${r.title} (${r.type})`,
+    subject: r.title,
     asked: r.question,
-    createdAt: null,
+    amount: null,
+    lane: null,
+    assignee: r.assigneeUserId ?? 'admins',
+    createdAt: r.createdAt,
     dueAt: r.dueAt,
     expiresAt: r.expiresAt,
     decisionPath: `/v1/orgs/${encodeURIComponent(r.orgId)}/requests/${encodeURIComponent(r.requestId)}/answer`,

@@ -24,6 +24,8 @@ export interface CliContext {
 export interface Output {
   json: boolean;
   print(value: unknown): void;
+  /** Text already laid out for a person (tables, sentences), written as it is. */
+  write(text: string): void;
   note(line: string): void;
 }
 
@@ -40,6 +42,7 @@ export function consoleOutput(
     json,
     print: (value) =>
       write(json ? `${JSON.stringify(plain(value), null, 2)}\n` : stringify(plain(value))),
+    write,
     note: (line) => {
       if (!json) process.stderr.write(`${line}\n`);
     },

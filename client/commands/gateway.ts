@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { accountNames } from '../../db/repositories/ledger';
 import { hasAnyRole } from '../../db/repositories/organizations';
+import { accountIdsIn, describeWrite } from '../format/write-summary';
 import { authenticateCli, personOf } from '../credentials';
 import { AuthenticationError } from '../errors';
 import { GatewayClient } from '../gateway-client';
@@ -24,7 +26,7 @@ export async function requireAdmin(ctx: CliContext, org: string): Promise<string
   return user;
 }
 
-/** gateway submit/approve/reject/resume/changes/trial-balance: writes to the books. */
+/** gateway submit/show/approve/reject/resume/changes/trial-balance: writes to the books. */
 export function registerGatewayCommands(program: Command, run: Runner): void {
   const gateway = program
     .command('gateway')
@@ -85,15 +87,26 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
   gateway
     .command('show')
     .description(
-      "a write's state: the plan awaiting approval (entries, payee, risk), its revision and plan hash",
+      'a write as an approver reads it: lane and rules in words, entries with account names and formatted amounts, the payee masked, and the plan revision and hash a decision must name (--json: its state)',
     )
     .requiredOption('--org <org>', 'organization id')
     .requiredOption('--key <idempotencyKey>', "the write's idempotency key")
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ org: Org, key: Key }), raw);
-        await authenticateCli(await ctx.db(), ctx.config(), o.org);
-        ctx.out.print(await (await gatewayOf(ctx)).state(o.org, o.key));
+        const db = await ctx.db();
+        await authenticateCli(db, ctx.config(), o.org);
+        const state = await (await gatewayOf(ctx)).state(o.org, o.key);
+        if (ctx.out.json) return ctx.out.print(state);
+        const names = await accountNames(db, o.org, accountIdsIn(state.preview, state.risk));
+        const votes = state.votes.map((v) => `${v.decision} by ${v.userId} at ${v.decidedAt}`);
+        const plan =
+          state.planHash !== null
+            ? `\nPlan: revision ${state.revision}, hash ${state.planHash} (name both in approve/reject)`
+            : '';
+        ctx.out.write(
+          `${describeWrite({ kind: state.kind, risk: state.risk, entries: state.preview, payee: state.payee }, names)}\n\nStatus: ${state.status}${plan}${votes.length ? `\nVotes: ${votes.join('; ')}` : ''}\n`,
+        );
       }),
     );
 

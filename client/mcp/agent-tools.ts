@@ -19,6 +19,8 @@ import { gatewayWorkflowId } from '../../workflows/gateway.contract';
 import { AnalysisClient } from '../analysis-client';
 import { canonicalJson } from '../events-client';
 import { GatewayClient } from '../gateway-client';
+import { accountNames } from '../../db/repositories/ledger';
+import { accountIdsIn, describeWrite } from '../format/write-summary';
 
 export type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
 
@@ -98,7 +100,13 @@ async function submitWrite(
       detail: dry.refusal ? `${dry.refusal.type}: ${dry.refusal.message}` : 'refused',
     };
   await new GatewayClient(deps.client, deps.db, deps.taskQueue).submit(write);
-  return { submissionId, status: 'started', detail: `lane ${dry.lane}` };
+  // What the write will do, in the words an approver reads (amounts formatted, accounts named).
+  const names = await accountNames(deps.db, p.orgId, accountIdsIn(dry.entries, dry.risk));
+  return {
+    submissionId,
+    status: 'started',
+    detail: describeWrite({ kind: input.kind, risk: dry.risk, entries: dry.entries }, names),
+  };
 }
 
 async function analyzeDocument(
@@ -154,7 +162,13 @@ export function buildAgentMcpServer(
             );
             return out.status === 'refused'
               ? { ...refused(out.detail ?? 'refused'), structuredContent: out }
-              : ok(out);
+              : {
+                  // The text an agent or a person reads; the structured result for programs.
+                  content: [
+                    { type: 'text', text: `Submitted ${out.submissionId}\n${out.detail ?? ''}` },
+                  ],
+                  structuredContent: out,
+                };
           }
           if (name === 'analyze_document')
             return ok(

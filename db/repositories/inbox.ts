@@ -1,11 +1,13 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
 import {
   analysisRequests,
   analysisResults,
   gatewayApprovals,
   gatewaySubmissions,
+  humanRequests,
   memberships,
+  reviewDecisions,
   type Role,
 } from '../schema';
 
@@ -36,6 +38,7 @@ export async function openApprovalsFor(db: Db, userId: string, orgIds: string[])
       orgId: gatewaySubmissions.orgId,
       idempotencyKey: gatewaySubmissions.idempotencyKey,
       kind: gatewaySubmissions.kind,
+      payload: gatewaySubmissions.payload,
       lane: gatewaySubmissions.lane,
       submitterKind: gatewaySubmissions.submitterKind,
       submitterUserId: gatewaySubmissions.submitterUserId,
@@ -80,4 +83,128 @@ export async function openReviewsIn(db: Db, orgIds: string[]) {
       and(inArray(analysisResults.orgId, orgIds), eq(analysisResults.outcome, 'awaiting_review')),
     )
     .orderBy(asc(analysisRequests.createdAt));
+}
+
+/** One decision a person took: a vote on a write, a review, or an answer to a request. */
+export interface DecidedTask {
+  kind: 'approval' | 'review' | 'request';
+  orgId: string;
+  id: string;
+  subject: string;
+  decision: string;
+  decidedBy: string;
+  decidedAt: Date;
+  note: string | null;
+  /** Where the task ended (applied, rejected, completed …), as recorded. */
+  status: string;
+}
+
+/**
+ * Decisions taken in these orgs, newest first: every approver's vote on a write, every
+ * reviewer's decision, every answered request. The inbox's history view (who decided, when).
+ */
+export async function decidedTasksIn(
+  db: Db,
+  orgIds: string[],
+  limit = 200,
+): Promise<DecidedTask[]> {
+  if (orgIds.length === 0) return [];
+  const [votes, reviews, answers] = await Promise.all([
+    db
+      .select({
+        orgId: gatewaySubmissions.orgId,
+        id: gatewaySubmissions.idempotencyKey,
+        kind: gatewaySubmissions.kind,
+        status: gatewaySubmissions.status,
+        decision: gatewayApprovals.decision,
+        decidedBy: gatewayApprovals.approverUserId,
+        decidedAt: gatewayApprovals.decidedAt,
+        note: gatewayApprovals.note,
+      })
+      .from(gatewayApprovals)
+      .innerJoin(gatewaySubmissions, eq(gatewaySubmissions.id, gatewayApprovals.submissionId))
+      .where(inArray(gatewaySubmissions.orgId, orgIds))
+      .orderBy(desc(gatewayApprovals.decidedAt))
+      .limit(limit),
+    db
+      .select({
+        orgId: reviewDecisions.orgId,
+        id: reviewDecisions.requestId,
+        queryType: analysisRequests.queryType,
+        request: analysisRequests.request,
+        decision: reviewDecisions.decision,
+        decidedBy: reviewDecisions.reviewerId,
+        decidedAt: reviewDecisions.decidedAt,
+        note: reviewDecisions.note,
+      })
+      .from(reviewDecisions)
+      .innerJoin(
+        analysisRequests,
+        and(
+          eq(analysisRequests.orgId, reviewDecisions.orgId),
+          eq(analysisRequests.requestId, reviewDecisions.requestId),
+        ),
+      )
+      .where(inArray(reviewDecisions.orgId, orgIds))
+      .orderBy(desc(reviewDecisions.decidedAt))
+      .limit(limit),
+    db
+      .select({
+        orgId: humanRequests.orgId,
+        id: humanRequests.id,
+        title: humanRequests.title,
+        status: humanRequests.status,
+        decidedBy: humanRequests.answeredBy,
+        decidedAt: humanRequests.closedAt,
+        detail: humanRequests.detail,
+      })
+      .from(humanRequests)
+      .where(
+        and(
+          inArray(humanRequests.orgId, orgIds),
+          isNotNull(humanRequests.answeredBy),
+          isNotNull(humanRequests.closedAt),
+          // Approvals and reviews mirrored as requests are listed above, from their own records.
+          sql`${humanRequests.linkKind} is null`,
+        ),
+      )
+      .orderBy(desc(humanRequests.closedAt))
+      .limit(limit),
+  ]);
+  const all: DecidedTask[] = [
+    ...votes.map((v) => ({
+      kind: 'approval' as const,
+      orgId: v.orgId,
+      id: v.id,
+      subject: v.kind,
+      decision: v.decision,
+      decidedBy: v.decidedBy,
+      decidedAt: v.decidedAt,
+      note: v.note,
+      status: v.status,
+    })),
+    ...reviews.map((r) => ({
+      kind: 'review' as const,
+      orgId: r.orgId,
+      id: r.id,
+      subject: String((r.request as { queryText?: unknown }).queryText ?? r.queryType),
+      decision: r.decision,
+      decidedBy: r.decidedBy,
+      decidedAt: r.decidedAt,
+      note: r.note,
+      status: r.decision === 'reject' ? 'rejected' : 'delivered',
+    })),
+    ...answers.map((a) => ({
+      kind: 'request' as const,
+      orgId: a.orgId,
+      id: a.id,
+      subject: a.title,
+      decision: 'answer',
+      decidedBy: a.decidedBy as string,
+      decidedAt: a.decidedAt as Date,
+      note: a.detail,
+      status: a.status,
+    })),
+  ];
+  return all.sort((a, b) => b.decidedAt.getTime() - a.decidedAt.getTime()).slice(0, limit);
 }

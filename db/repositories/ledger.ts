@@ -155,6 +155,16 @@ export async function getAccounts(q: Q, orgId: string, ids: string[]) {
     .where(and(eq(accounts.orgId, orgId), inArray(accounts.id, ids)));
 }
 
+/** Code and name of each of these accounts (what people read instead of the id). */
+export async function accountNames(
+  q: Q,
+  orgId: string,
+  ids: string[],
+): Promise<Map<string, { code: string; name: string }>> {
+  const rows = await getAccounts(q, orgId, [...new Set(ids)]);
+  return new Map(rows.map((a) => [a.id, { code: a.code, name: a.name }]));
+}
+
 export async function listAccounts(q: Q, orgId: string) {
   return q.select().from(accounts).where(eq(accounts.orgId, orgId)).orderBy(asc(accounts.code));
 }
