@@ -6,12 +6,17 @@ import {
   type ToolOutput,
 } from '../../workflows/analysis/tool-registry';
 import { textContainsNumber } from './number-match';
+import { factCitationProblem, type FactLoader } from './facts/fact-citation';
+import { getFilingFact } from '../../db/repositories/filing-facts';
 
 /**
  * validate_citation: for each printed claim, the cited span must be the stored page text at
- * those offsets (in the request's org) and must contain the number as printed.
+ * those offsets (in the request's org) and must contain the number as printed. A fact
+ * citation must in addition name a stored fact of that document, printed inside the span,
+ * with the claim's value (facts/fact-citation.ts).
  */
 export function createValidateCitation(db: Db) {
+  const loadFact: FactLoader = (orgId, docId, factId) => getFilingFact(db, orgId, docId, factId);
   return async function validate_citation(
     raw: ToolInput<'validate_citation'>,
   ): Promise<ToolOutput<'validate_citation'>> {
@@ -44,6 +49,13 @@ export function createValidateCitation(db: Db) {
             ? `cited text on ${c.docId} p.${c.page} does not print ${printed} as a negative figure`
             : `cited text on ${c.docId} p.${c.page} does not contain ${printed}`;
           continue;
+        }
+        if (c.fact) {
+          const problem = await factCitationProblem(loadFact, input.orgId, claim, c);
+          if (problem) {
+            reason = problem;
+            continue;
+          }
         }
         ok = true;
         reason = null;

@@ -90,16 +90,17 @@ function readScale(text: string): AnswerForm['scale'] {
 function readRounding(text: string): number | null {
   // "two decimal places", "with one decimal" (a precision, not "as a decimal").
   const dp =
-    /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal|\bwith (\w+) decimal\b/.exec(
+    /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal|\bwith (\w+) decimals?\b|\bto (\w+) decimals?\b|\b(zero|one|two|three|four|\d) decimals?\b/.exec(
       text,
     );
   if (dp) {
-    const n = count(dp[1] ?? dp[2] ?? dp[3]);
+    const n = count(dp[1] ?? dp[2] ?? dp[3] ?? dp[4] ?? dp[5]);
     if (n !== null) return n;
   }
   if (/\bround(?:ed|ing)?\b[^.?]{0,40}\b(?:whole (?:number|percent(?:age)?)|integer)\b/.test(text))
     return 0;
-  if (/\bnearest (?:whole|integer|dollar)\b/.test(text)) return 0;
+  // "Rounded to the nearest million" (in millions): no decimal places.
+  if (/\bnearest (?:whole|integer|dollar|thousand|million|billion)\b/.test(text)) return 0;
   if (/\bnearest tenth\b/.test(text)) return 1;
   if (/\bnearest hundredth\b|\bnearest cent\b/.test(text)) return 2;
   return null;
