@@ -16,7 +16,20 @@ import { getFilingFact } from '../../db/repositories/filing-facts';
  * with the claim's value (facts/fact-citation.ts).
  */
 export function createValidateCitation(db: Db) {
-  const loadFact: FactLoader = (orgId, docId, factId) => getFilingFact(db, orgId, docId, factId);
+  return validateCitations({
+    loadPage: (orgId, docId, page) => loadPage(db, orgId, docId, page),
+    loadFact: (orgId, docId, factId) => getFilingFact(db, orgId, docId, factId),
+  });
+}
+
+/** The stored page texts and facts validate_citation reads (the database; fakes in tests). */
+export interface CitationSources {
+  loadPage(orgId: string, docId: string, page: number): Promise<string | undefined>;
+  loadFact: FactLoader;
+}
+
+export function validateCitations(sources: CitationSources) {
+  const loadFact = sources.loadFact;
   return async function validate_citation(
     raw: ToolInput<'validate_citation'>,
   ): Promise<ToolOutput<'validate_citation'>> {
@@ -24,7 +37,7 @@ export function createValidateCitation(db: Db) {
     const pageCache = new Map<string, string | undefined>();
     const pageText = async (docId: string, page: number) => {
       const key = `${docId}:${page}`;
-      if (!pageCache.has(key)) pageCache.set(key, await loadPage(db, input.orgId, docId, page));
+      if (!pageCache.has(key)) pageCache.set(key, await sources.loadPage(input.orgId, docId, page));
       return pageCache.get(key);
     };
     const results: ToolOutput<'validate_citation'>['results'] = [];
