@@ -598,3 +598,17 @@ describe('both readers on questions this code was not written against', () => {
     expect(verdict).toBe(parser);
   });
 });
+
+describe('cue reader: the precision a question asks', () => {
+  it('reads "to two decimals", "one decimal" and "nearest million" as decimal places, not "as a decimal"', () => {
+    const r = (q: string) => readAskedFormByCues(q).rounding;
+    expect(r('What was the current ratio in FY2024? Give the ratio to two decimals.')).toBe(2);
+    expect(
+      r('Revenue growth in FY2024 versus FY2023: what is the percent change (one decimal)?'),
+    ).toBe(1);
+    expect(
+      r('Total assets at December 31, 2024, in USD millions, rounded to the nearest million?'),
+    ).toBe(0);
+    expect(r('What was the FY2024 payout ratio, expressed as a decimal?')).toBeNull();
+  });
+});
