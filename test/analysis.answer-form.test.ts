@@ -612,3 +612,22 @@ describe('cue reader: the precision a question asks', () => {
     expect(r('What was the FY2024 payout ratio, expressed as a decimal?')).toBeNull();
   });
 });
+
+describe('cue reader: one figure at two dated points is a change', () => {
+  it('reads "higher or lower at DATE than at DATE" as a change, a difference of two figures as a difference', () => {
+    const op = (q: string) => readAskedFormByCues(q).operation;
+    expect(
+      op(
+        'How much higher or lower were total liabilities at June 28, 2025 than at September 28, 2024? Give the difference in USD billions.',
+      ),
+    ).toBe('change');
+    expect(
+      op(
+        'How much higher or lower was operating income for fiscal year 2024 than for fiscal year 2023? Give the difference in USD millions.',
+      ),
+    ).toBe('change');
+    expect(op('What is the difference between revenue and cost of sales in FY2024?')).toBe(
+      'difference',
+    );
+  });
+});

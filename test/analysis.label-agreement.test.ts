@@ -144,6 +144,8 @@ describe('the label agreement check', () => {
       'What were total revenues for the year ended December 31, 2031?',
       'What is the three-year average revenue over FY2029-FY2031?',
       'What was revenue at the close of FY2031?',
+      'What was revenue in Q2 2031?',
+      'What was revenue in H1 2031?',
     ])
       expect(checkLabelAgreement(ev(q, ['Revenues'])).status).toBe('agree');
   });

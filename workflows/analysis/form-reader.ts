@@ -162,9 +162,14 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
     // "difference between FY2019 and FY2020" is a change of one figure over time; between two
     // figures ("between revenue and cost of sales") it is a difference of the two.
     const Y = String.raw`(?:the )?(?:fiscal (?:year )?|fy\s?)?(?:19|20)\d{2}`;
-    const overTime = new RegExp(String.raw`\b(?:between ${Y} and ${Y}|from ${Y} to ${Y})\b`).test(
-      main,
-    );
+    // A dated point or a fiscal period on each side ("at June 28, 2025 than at September 28,
+    // 2024", "for fiscal year 2024 … than for fiscal year 2023") is one figure over time too.
+    const D = String.raw`(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}, )?${Y}`;
+    const overTime =
+      new RegExp(String.raw`\b(?:between ${Y} and ${Y}|from ${Y} to ${Y})\b`).test(main) ||
+      new RegExp(
+        String.raw`\bhigher or lower\b[^?]*\b(?:at|for|in|as of) ${D}\b[^?]*\bthan (?:at|for|in|as of) ${D}\b`,
+      ).test(main);
     if (!overTime) return 'difference';
     return percentAsked ? 'percent_change' : 'change';
   }

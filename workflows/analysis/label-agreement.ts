@@ -325,7 +325,8 @@ function tokenize(text: string): Tok[] {
       possessive,
       capitalized: /^[A-Z]/.test(bare),
       breakAfter,
-      numeric: /^(?:fy|q[1-4])?'?\d+$|^\d/.test(norm) || NUMBER_WORDS.has(norm),
+      // A quarter or half-year tag ("Q2", "H1") names a period, like a year.
+      numeric: /^(?:fy|q[1-4])?'?\d+$|^\d|^(?:q[1-4]|h[12])$/.test(norm) || NUMBER_WORDS.has(norm),
     });
   }
   return out;
