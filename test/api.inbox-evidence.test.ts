@@ -68,4 +68,65 @@ describe('inbox evidence', () => {
     expect(html).toContain('data-claim="c1"');
     expect(escapeHtml(`"'&`)).toBe('&quot;&#39;&amp;');
   });
+
+  it('shows a fact citation as the printed number marked in its page, named by its fact', () => {
+    const text = 'Purchases of property and equipment   (9,447)   (6,539)';
+    const at = text.indexOf('(9,447)');
+    const fact = {
+      factId: 'f-329',
+      concept: 'us-gaap:PaymentsToAcquirePropertyPlantAndEquipment',
+      period: '2024-09-29..2025-06-28',
+      displayed: '9,447',
+    };
+    const h = highlight(
+      text,
+      { docId: 'd', page: 6, charStart: at, charEnd: at + 7, quote: '(9,447)', fact },
+      '(9,447)',
+    );
+    expect(h).toEqual({
+      docId: 'd',
+      page: 6,
+      before: 'Purchases of property and equipment   ',
+      match: '(9,447)',
+      after: '   (6,539)',
+      fact,
+    });
+    const html = renderInboxPage('rita', [
+      {
+        kind: 'review',
+        orgId: 'acme',
+        id: 'r2',
+        title: 'extract_metric review',
+        asked: 'Capex?',
+        createdAt: null,
+        dueAt: null,
+        expiresAt: null,
+        decisionPath: '/v1/orgs/acme/analyses/r2/review',
+        decisions: ['approve', 'reject', 'correct'],
+        evidence: {
+          risk: null,
+          entries: [],
+          payee: null,
+          payload: null,
+          fields: [],
+          answer: '$9,447 million',
+          reasons: [],
+          claims: [
+            {
+              id: 'c1',
+              label: 'Capital expenditures',
+              value: '9447000000',
+              unit: 'USD',
+              printed: '(9,447)',
+              citations: [h],
+            },
+          ],
+        },
+      },
+    ]);
+    expect(html).toContain('<mark>(9,447)</mark>');
+    expect(html).toContain(
+      'fact us-gaap:PaymentsToAcquirePropertyPlantAndEquipment 2024-09-29..2025-06-28 (f-329)',
+    );
+  });
 });

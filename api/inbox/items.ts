@@ -6,7 +6,7 @@ import type { GatewayClient } from '../../client/gateway-client';
 import type { AnalysisClient } from '../../client/analysis-client';
 import type { RequestsClient, InboxItem as RequestInboxItem } from '../../client/requests-client';
 import { AnswerSchemaSchema } from '../../workflows/requests/answer-schema';
-import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
+import { FactRefSchema, type Citation, type NumericClaim } from '../../workflows/analysis/evidence';
 import { ACTIONS } from '../authz';
 
 /**
@@ -22,6 +22,8 @@ export const HighlightedCitationSchema = z.object({
   before: z.string(),
   match: z.string(),
   after: z.string(),
+  /** The inline XBRL fact the marked number is (its concept, period and id), when it is one. */
+  fact: FactRefSchema.optional(),
 });
 export type HighlightedCitation = z.infer<typeof HighlightedCitationSchema>;
 
@@ -113,6 +115,7 @@ export function highlight(
     before: pageText.slice(start, mStart),
     match: pageText.slice(mStart, mEnd),
     after: pageText.slice(mEnd, end),
+    ...(c.fact ? { fact: c.fact } : {}),
   };
 }
 

@@ -108,7 +108,7 @@ ${en.lines.map((l) => `<tr><td>${e(l.accountId)}</td><td>${e(l.currency)}</td><t
   for (const c of ev.claims) {
     parts.push(
       `<div class="claim"><p><strong>${e(c.label)}</strong>${c.value ? `: ${e(c.value)} ${e(c.unit)}` : ''}${c.printed ? ` (printed “${e(c.printed)}”)` : ''}</p>
-${c.citations.map((q) => `<div class="meta">${e(q.docId)}, page ${q.page + 1}</div><div class="quote">…${e(q.before)}<mark>${e(q.match)}</mark>${e(q.after)}…</div>`).join('')}</div>`,
+${c.citations.map((q) => `<div class="meta">${e(q.docId)}, page ${q.page + 1}${q.fact ? ` · fact ${e(q.fact.concept)} ${e(q.fact.period)} (${e(q.fact.factId)})` : ''}</div><div class="quote">…${e(q.before)}<mark>${e(q.match)}</mark>${e(q.after)}…</div>`).join('')}</div>`,
     );
   }
   return parts.join('\n');
