@@ -454,7 +454,12 @@ export function answerFromFacts(input: {
           {
             id: `${base}#0`,
             label,
-            metric: q.formula ?? q.metric!,
+            // A change or growth is its own quantity (it may be negative): named as the text
+            // path names it, so plausibility does not judge it as the level.
+            metric:
+              q.operation === 'level'
+                ? (q.formula ?? q.metric!)
+                : `${q.operation}_${q.formula ?? q.metric!}`,
             kind: claimKind(unit),
             value: valueUnits,
             unit,
