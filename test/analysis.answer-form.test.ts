@@ -631,3 +631,19 @@ describe('cue reader: one figure at two dated points is a change', () => {
     );
   });
 });
+
+describe('cue reader: an interim period named by its end date', () => {
+  it('names no fiscal period for "the three months ended DATE" (the filer’s calendar decides it)', () => {
+    const periods = (q: string) => readAskedFormByCues(q).periods;
+    expect(
+      periods(
+        'What were total net sales for the three months ended June 28, 2025, in USD millions?',
+      ),
+    ).toBeNull();
+    expect(periods('Net income for the six months ended June 30, 2025 (USD millions)?')).toBeNull();
+    expect(periods('What was revenue in Q2 2025, in USD millions?')).toEqual(['Q2 FY2025']);
+    expect(periods('What were total assets as of December 31, 2024, in USD millions?')).toEqual([
+      'FY2024',
+    ]);
+  });
+});

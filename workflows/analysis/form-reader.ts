@@ -207,7 +207,16 @@ interface PeriodCue {
   at: number;
 }
 
-function readPeriodCues(main: string): PeriodCue[] {
+/**
+ * "The three months ended March 31, 2025", "the quarter ended …", "the six months ended …": an
+ * interim period named by its end date. Which fiscal quarter or year it belongs to depends on
+ * the filer's calendar, which this reader does not know: such a date names no period here.
+ */
+const INTERIM_BY_DATE =
+  /\b(?:(?:three|six|nine|thirteen|twenty[- ]six|thirty[- ]nine|3|6|9|13|26|39)[- ](?:months?|weeks?)|quarter|quarterly period) (?:period )?end(?:ed|ing) [a-z]+\.? \d{1,2},? (?:19|20)\d{2}/g;
+
+function readPeriodCues(text: string): PeriodCue[] {
+  const main = text.replace(INTERIM_BY_DATE, (m) => ' '.repeat(m.length));
   const out: PeriodCue[] = [];
   const re =
     /\b(?:(q[1-4])|(first|second|third|fourth) quarter)?(?:\s*(?:of|in)?\s*)?(?:fy\s?|fiscal\s+(?:year\s+)?|the year\s+)?((?:19|20)\d{2})\b|\bfy\s?'?(\d{2})\b/g;
