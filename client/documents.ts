@@ -18,6 +18,8 @@ export const MIME_BY_EXT: Record<string, string> = {
   '.pdf': 'application/pdf',
   '.html': 'text/html',
   '.htm': 'text/html',
+  // Inline XBRL filings are XHTML; some are saved with that extension.
+  '.xhtml': 'application/xhtml+xml',
   '.txt': 'text/plain',
   '.md': 'text/plain',
   // Structured e-invoices (UBL, CII): stored as they are, their text indexed as pages.

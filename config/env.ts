@@ -161,6 +161,9 @@ const EnvSchema = z.object({
   // Inline XBRL facts read from one HTML filing (real 10-Ks carry a few thousand); a filing with
   // more is ingested as text only, the reason recorded on its fact set.
   DOCUMENT_MAX_FACTS: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
+  // Answer numeric questions from the filing's text alone, never from its inline XBRL facts
+  // (the eval's --no-ixbrl measures that path on the same filings).
+  ANALYSIS_IGNORE_INLINE_XBRL: boolish,
 });
 
 export type AppConfig = z.infer<typeof EnvSchema> & { embeddedDatabase: boolean };

@@ -16,7 +16,11 @@ export const analysisDomain: DomainModule = {
   workflows: ['analysisWorkflow', 'ingestionWorkflow'],
   cacheWeight: 1,
   activities: async ({ cfg, database }) => ({
-    ...createAnalysisActivities({ db: database.db, llm: LlmExtractor.fromConfig(cfg) }),
+    ...createAnalysisActivities({
+      db: database.db,
+      llm: LlmExtractor.fromConfig(cfg),
+      inlineXbrlFacts: !cfg.ANALYSIS_IGNORE_INLINE_XBRL,
+    }),
     ...createDocumentActivities(database.db, {
       timeLimitMs: cfg.DOCUMENT_EXTRACT_TIME_LIMIT_MS,
       maxMemoryMb: cfg.DOCUMENT_EXTRACT_MEMORY_MB,

@@ -12,7 +12,7 @@ import { decisionSecret } from '../activities/identity/decision-secret';
 import { progressBar, type Progress } from '../client/commands/progress';
 
 /**
- * `npm run eval -- financebench --dataset DIR [--documents-dir DIR] --json FILE [--limit N]`: runs
+ * `npm run eval -- financebench --dataset DIR [--documents-dir DIR] --json FILE [--limit N] [--no-ixbrl]`: runs
  * the dataset (its filings from `DIR/pdfs`, or from --documents-dir)
  * through the real workflow on the platform's embedded defaults (or DATABASE_URL /
  * TEMPORAL_ADDRESS), prints the metrics and writes them with one item per question.
@@ -164,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
   if (suite === 'invoices') return invoices(rest);
   if (suite !== 'financebench')
     throw new Error(
-      'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N]\n       npm run eval -- invoices --dataset DIR [--json FILE] [--limit N] [--ignore-attachments]\n       npm run eval -- bank-lines --dataset DIR [--json FILE]',
+      'usage: npm run eval -- financebench --dataset DIR [--documents-dir DIR] [--json FILE] [--limit N] [--no-ixbrl]\n       npm run eval -- invoices --dataset DIR [--json FILE] [--limit N] [--ignore-attachments]\n       npm run eval -- bank-lines --dataset DIR [--json FILE]',
     );
   const { values } = parseArgs({
     args: rest,
@@ -174,16 +174,20 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'string' },
       limit: { type: 'string' },
       org: { type: 'string' },
+      'no-ixbrl': { type: 'boolean' },
     },
     strict: true,
   });
-  const args = Args.parse({ ...values, documentsDir: values['documents-dir'] });
+  const { 'no-ixbrl': noIxbrl, ...rest2 } = values;
+  const args = Args.parse({ ...rest2, documentsDir: values['documents-dir'] });
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const platform = await bringUpPlatform({ poolSize: 6 });
   const client = await connectClient(platform.cfg);
   const taskQueue = `eval-${Date.now()}`;
   const { worker, connection } = await createWorker({
-    cfg: platform.cfg,
+    // --no-ixbrl: this run's worker (its own task queue) answers from the text alone; the
+    // filings are ingested with their facts as always, which are then not read.
+    cfg: noIxbrl ? { ...platform.cfg, ANALYSIS_IGNORE_INLINE_XBRL: true } : platform.cfg,
     database: platform.database,
     taskQueue,
   });
@@ -227,6 +231,10 @@ async function main(argv: string[]): Promise<void> {
         `[${b.from.toFixed(2)}, ${b.to.toFixed(2)}${b.to === 1 ? ']' : ')'}`.padEnd(20) +
           `${String(b.delivered).padStart(10)}${String(b.correct).padStart(9)}  ${pct(b.accuracy)}`,
       );
+    const read = report.items.filter((i) => i.readings);
+    console.log(
+      `readings${noIxbrl ? ' (--no-ixbrl: facts not read)' : ''}: ${read.filter((i) => i.readings?.used === 'facts').length} answered from facts (${read.filter((i) => i.readings?.agreed === true).length} with fact and printed table agreeing, ${read.filter((i) => i.readings?.agreed === false).length} disagreeing), ${read.filter((i) => i.readings?.used === 'text').length} left to the text path`,
+    );
     const mismatched = report.items.filter((i) => i.formCheck?.status === 'mismatch');
     console.log(`form check: ${mismatched.length} sent to review by the answer-form contract`);
     for (const i of mismatched) console.log(`  ${i.id}: ${i.formCheck?.reasons.join('; ')}`);

@@ -598,3 +598,52 @@ describe('both readers on questions this code was not written against', () => {
     expect(verdict).toBe(parser);
   });
 });
+
+describe('cue reader: the precision a question asks', () => {
+  it('reads "to two decimals", "one decimal" and "nearest million" as decimal places, not "as a decimal"', () => {
+    const r = (q: string) => readAskedFormByCues(q).rounding;
+    expect(r('What was the current ratio in FY2024? Give the ratio to two decimals.')).toBe(2);
+    expect(
+      r('Revenue growth in FY2024 versus FY2023: what is the percent change (one decimal)?'),
+    ).toBe(1);
+    expect(
+      r('Total assets at December 31, 2024, in USD millions, rounded to the nearest million?'),
+    ).toBe(0);
+    expect(r('What was the FY2024 payout ratio, expressed as a decimal?')).toBeNull();
+  });
+});
+
+describe('cue reader: one figure at two dated points is a change', () => {
+  it('reads "higher or lower at DATE than at DATE" as a change, a difference of two figures as a difference', () => {
+    const op = (q: string) => readAskedFormByCues(q).operation;
+    expect(
+      op(
+        'How much higher or lower were total liabilities at June 28, 2025 than at September 28, 2024? Give the difference in USD billions.',
+      ),
+    ).toBe('change');
+    expect(
+      op(
+        'How much higher or lower was operating income for fiscal year 2024 than for fiscal year 2023? Give the difference in USD millions.',
+      ),
+    ).toBe('change');
+    expect(op('What is the difference between revenue and cost of sales in FY2024?')).toBe(
+      'difference',
+    );
+  });
+});
+
+describe('cue reader: an interim period named by its end date', () => {
+  it('names no fiscal period for "the three months ended DATE" (the filer’s calendar decides it)', () => {
+    const periods = (q: string) => readAskedFormByCues(q).periods;
+    expect(
+      periods(
+        'What were total net sales for the three months ended June 28, 2025, in USD millions?',
+      ),
+    ).toBeNull();
+    expect(periods('Net income for the six months ended June 30, 2025 (USD millions)?')).toBeNull();
+    expect(periods('What was revenue in Q2 2025, in USD millions?')).toEqual(['Q2 FY2025']);
+    expect(periods('What were total assets as of December 31, 2024, in USD millions?')).toEqual([
+      'FY2024',
+    ]);
+  });
+});

@@ -146,6 +146,11 @@ describe('the label agreement check', () => {
       'What was revenue at the close of FY2031?',
     ])
       expect(checkLabelAgreement(ev(q, ['Revenues'])).status).toBe('agree');
+    // A quarter or half-year tag is a period too (new runs; recorded runs replay without it).
+    for (const q of ['What was revenue in Q2 2031?', 'What was revenue in H1 2031?']) {
+      expect(checkLabelAgreement(ev(q, ['Revenues']), { periodTags: true }).status).toBe('agree');
+      expect(checkLabelAgreement(ev(q, ['Revenues'])).status).toBe('mismatch');
+    }
   });
 
   it('does not let the question’s own definition or units stand in for the head', () => {

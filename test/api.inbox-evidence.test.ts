@@ -126,6 +126,58 @@ describe('inbox evidence', () => {
     expect(escapeHtml(`"'&`)).toBe('&quot;&#39;&amp;');
   });
 
+  it('shows a fact citation as the printed number marked in its page, named by its fact', () => {
+    const text = 'Purchases of property and equipment   (9,447)   (6,539)';
+    const at = text.indexOf('(9,447)');
+    const fact = {
+      factId: 'f-329',
+      concept: 'us-gaap:PaymentsToAcquirePropertyPlantAndEquipment',
+      period: '2024-09-29..2025-06-28',
+      displayed: '9,447',
+    };
+    const h = highlight(
+      text,
+      { docId: 'd', page: 6, charStart: at, charEnd: at + 7, quote: '(9,447)', fact },
+      '(9,447)',
+    );
+    expect(h).toMatchObject({
+      before: 'Purchases of property and equipment   ',
+      number: '(9,447)',
+      after: '   (6,539)',
+      fact,
+    });
+    const html = renderDetailPage(
+      'rita',
+      item({
+        id: 'r2',
+        kind: 'review',
+        type: 'extract_metric',
+        asked: 'Capex?',
+        decisionPath: '/v1/orgs/acme/analyses/r2/review',
+        decisions: ['approve', 'reject', 'correct'],
+        evidence: {
+          ...item({ id: 'x' }).evidence,
+          answer: '$9,447 million',
+          claims: [
+            {
+              id: 'c1',
+              label: 'Capital expenditures',
+              value: '9447000000',
+              unit: 'USD',
+              printed: '(9,447)',
+              citations: [h],
+            },
+          ],
+        },
+      }),
+      NOW,
+    );
+    expect(html).toContain('<mark class="number">(9,447)</mark>');
+    expect(html).toContain(
+      'fact us-gaap:PaymentsToAcquirePropertyPlantAndEquipment 2024-09-29..2025-06-28 (f-329)',
+    );
+  });
+
   it("the CSP allows scripts and styles from this origin only, and the script sends the inbox's CSRF header", () => {
     const csp = INBOX_SECURITY_HEADERS['content-security-policy'];
     expect(csp).toContain("script-src 'self'");

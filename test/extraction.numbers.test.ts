@@ -115,6 +115,23 @@ describe('scale', () => {
       findScaleDeclarations('$ and shares in millions, except per share amounts')[0],
     ).toMatchObject({ scale: 'millions', shareScale: 'millions' });
   });
+  it('finds a statement or note heading that opens with the scale word', () => {
+    expect(
+      findScaleDeclarations(
+        'CONSOLIDATED STATEMENTS OF FINANCIAL POSITION\nMillions, Except Share and Per Share Amounts as of December 31,   2024   2023',
+      )[0],
+    ).toMatchObject({ scale: 'millions', exceptPerShare: true });
+    expect(
+      findScaleDeclarations('Millions, for the Years Ended December 31,   2024   2023')[0]?.scale,
+    ).toBe('millions');
+    expect(
+      findScaleDeclarations('12. Accounts Payable\nMillions   Dec.31,\n2024   Dec.31,')[0]?.scale,
+    ).toBe('millions');
+    // Prose that starts with the word is no declaration.
+    expect(findScaleDeclarations('Millions of customers visited our stores last year.')).toEqual(
+      [],
+    );
+  });
   it('converts exactly', () => {
     expect(convertScale('6489', 'millions', 'units')).toBe('6489000000');
     expect(convertScale('59268', 'millions', 'billions')).toBe('59.268');

@@ -354,6 +354,9 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   // person), so runs recorded before it replay without it: patched() is false on replay of
   // a history without the marker, true for every new run.
   const formContract = patched('answer-form-contract');
+  // "Q2"/"H1" in a question are period tags, not qualifiers a row label must carry: a routing
+  // change, so runs recorded before it replay with the earlier reading.
+  const periodTags = patched('label-period-tags');
   const extractOut = steps.find((s) => s.tool === 'extract_metric' && s.status === 'ok')?.output as
     ToolOutput<'extract_metric'> | undefined;
   validation = runValidationGate({
@@ -364,6 +367,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
     answerRequired,
     answerPresent: proposed.value !== null,
     ...(formContract ? { form: { evidence: extractOut?.form ?? null } } : {}),
+    labelOptions: { periodTags },
   });
   const confidence = validation.minConfidence;
   upsertSearchAttributes([{ key: CsConfidenceBucket, value: confidenceBucket(confidence) }]);

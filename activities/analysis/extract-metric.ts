@@ -20,6 +20,8 @@ import { readAskedFormByCues } from '../../workflows/analysis/form-reader';
 import { parseQuestion } from './extraction/question-parser';
 import { labelEvidenceOf } from './label-evidence';
 import { extractDefined } from './extract-defined';
+import type { FactStore } from './facts/fact-store';
+import { withFacts } from './facts/extract-with-facts';
 
 /** Structured results below this confidence are not trusted: a qualitative fallback replaces them. */
 export const STRUCTURED_MIN_CONFIDENCE = 0.7;
@@ -116,9 +118,16 @@ export function reportYear(pages: { page: number; text: string }[]): number | nu
 /**
  * extract_metric: code first (statement tables, formula catalog). Hybrid mode asks the LLM
  * only for what code could not answer, and its answer must pass the same citation gate.
+ * With a fact store, a filing's inline XBRL facts answer first (facts/extract-with-facts.ts).
  */
-export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) {
-  return async function extract_metric(raw: ToolInput<'extract_metric'>): Promise<Output> {
+export function createExtractMetric(
+  pages: PageStore,
+  llm: LlmExtractor | null,
+  facts: FactStore | null = null,
+) {
+  const fromText = async function extract_metric(
+    raw: ToolInput<'extract_metric'>,
+  ): Promise<Output> {
     const input = TOOL_SCHEMAS.extract_metric.input.parse(raw);
     const docPages = await pages.pages(input.orgId, input.docId);
     let result = answerQuestion({
@@ -267,6 +276,7 @@ export function createExtractMetric(pages: PageStore, llm: LlmExtractor | null) 
       summary: `No structured answer: ${reason}`,
     };
   };
+  return facts ? withFacts(fromText, pages, facts) : fromText;
 }
 
 /**

@@ -106,7 +106,7 @@ export async function extractPages(
   if (text.includes('\u0000'))
     throw new ExtractionRefusal(ErrorType.CorruptDocument, `Binary content in a ${mimeType} file`);
   const { all, inlineXbrl } =
-    mimeType === 'text/html'
+    mimeType === 'text/html' || mimeType === 'application/xhtml+xml'
       ? htmlPages(text, opts.maxFacts ?? DEFAULT_INLINE_XBRL_LIMITS.maxFacts)
       : { all: textToPages(text), inlineXbrl: undefined };
   if (all.every((p) => p.trim() === ''))

@@ -35,6 +35,7 @@ export type SkippedAttachment = z.infer<typeof SkippedAttachmentSchema>;
 const EXTENSION: Record<string, string> = {
   'application/pdf': '.pdf',
   'text/html': '.html',
+  'application/xhtml+xml': '.xhtml',
   'text/plain': '.txt',
   'application/xml': '.xml',
   'text/xml': '.xml',

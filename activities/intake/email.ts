@@ -36,6 +36,7 @@ export type EmailAddress = z.infer<typeof EmailAddressSchema>;
 export const DOCUMENT_CONTENT_TYPES = [
   'application/pdf',
   'text/html',
+  'application/xhtml+xml',
   'text/plain',
   // Structured e-invoices (XRechnung, PEPPOL UBL, CII) arrive as XML attachments.
   'application/xml',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Citation } from '../../workflows/analysis/evidence';
+import { FactRefSchema, type Citation } from '../../workflows/analysis/evidence';
 
 /**
  * A cited span as a reviewer checks it: a little of the page around it, the span itself, and
@@ -19,6 +19,8 @@ export const HighlightedCitationSchema = z.object({
   spanAfter: z.string(),
   /** Page text after the span (at most CONTEXT_CHARS). */
   after: z.string(),
+  /** The inline XBRL fact the marked number is (its concept, period and id), when it is one. */
+  fact: FactRefSchema.optional(),
 });
 export type HighlightedCitation = z.infer<typeof HighlightedCitationSchema>;
 
@@ -50,6 +52,7 @@ export function highlight(
     number: span.slice(nStart, nEnd),
     spanAfter: span.slice(nEnd),
     after,
+    ...(c.fact ? { fact: c.fact } : {}),
   };
 }
 

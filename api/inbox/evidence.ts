@@ -16,7 +16,8 @@ export function documentHref(docId: string, page: number): string {
 }
 
 export function renderCitation(q: HighlightedCitation): string {
-  const where = `${q.docId}, page ${q.page + 1}`;
+  const fact = q.fact ? ` · fact ${q.fact.concept} ${q.fact.period} (${q.fact.factId})` : '';
+  const where = `${q.docId}, page ${q.page + 1}${fact}`;
   return `<figure class="citation"><figcaption class="meta">${e(where)} ·
 <a href="${e(documentHref(q.docId, q.page))}">open the whole document</a></figcaption>
 <blockquote class="quote">…${e(q.before)}<mark class="span">${e(q.spanBefore)}${

@@ -10,6 +10,7 @@ import { textContainsNumber } from '../../activities/analysis/number-match';
 import { calibrationTable, gradeAnswer, percentile, type CalibrationBucket } from './grading';
 import type { AnswerForm } from '../../workflows/analysis/answer-form';
 import type { ToolOutput } from '../../workflows/analysis/tool-registry';
+import type { FactReadings } from '../../workflows/analysis/fact-readings';
 
 /** One question in the FinanceBench format (shared/datasets/financebench-dev/questions.jsonl). */
 export const FinanceBenchQuestionSchema = z
@@ -64,6 +65,12 @@ export interface EvalItem {
     unsupported: string[];
     reasons: string[];
   } | null;
+  /**
+   * Which readings answered (issue 22): the inline XBRL facts with each operand's fact and
+   * printed reading and whether they agree, or the text path (and why facts were not used);
+   * null for a filing without facts or a run with --no-ixbrl.
+   */
+  readings?: FactReadings | null;
 }
 
 export interface EvalMetrics {
@@ -290,6 +297,7 @@ export async function runFinanceBench(opts: {
         numbersInCitedText,
         ...forms,
         labelCheck,
+        readings: extractOut?.readings ?? null,
       };
     } catch (err) {
       item = {

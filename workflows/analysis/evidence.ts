@@ -1,5 +1,18 @@
 import { z } from 'zod';
 
+/**
+ * The inline XBRL fact a citation points at (issue 22): its id in the filing, concept, period
+ * (`2024-09-28` or `2023-10-01..2024-09-28`) and the text the filing displays for it. The
+ * span of the citation is where that text is printed; the gate checks both.
+ */
+export const FactRefSchema = z.object({
+  factId: z.string().min(1),
+  concept: z.string().min(1),
+  period: z.string().min(1),
+  displayed: z.string(),
+});
+export type FactRef = z.infer<typeof FactRefSchema>;
+
 /** Where a statement comes from: a span of one page of one document. */
 export const CitationSchema = z.object({
   docId: z.string(),
@@ -9,6 +22,8 @@ export const CitationSchema = z.object({
   charStart: z.number().int().min(0),
   charEnd: z.number().int().min(0),
   quote: z.string(),
+  /** Set when the span is an inline XBRL fact's printed number (absent for text spans). */
+  fact: FactRefSchema.optional(),
 });
 export type Citation = z.infer<typeof CitationSchema>;
 

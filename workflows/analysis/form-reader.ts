@@ -90,16 +90,17 @@ function readScale(text: string): AnswerForm['scale'] {
 function readRounding(text: string): number | null {
   // "two decimal places", "with one decimal" (a precision, not "as a decimal").
   const dp =
-    /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal|\bwith (\w+) decimal\b/.exec(
+    /(\w+)[- ]decimal[- ]places?\b|\b(\w+) (?:digits?|places?) after the decimal|\bwith (\w+) decimals?\b|\bto (\w+) decimals?\b|\b(zero|one|two|three|four|\d) decimals?\b/.exec(
       text,
     );
   if (dp) {
-    const n = count(dp[1] ?? dp[2] ?? dp[3]);
+    const n = count(dp[1] ?? dp[2] ?? dp[3] ?? dp[4] ?? dp[5]);
     if (n !== null) return n;
   }
   if (/\bround(?:ed|ing)?\b[^.?]{0,40}\b(?:whole (?:number|percent(?:age)?)|integer)\b/.test(text))
     return 0;
-  if (/\bnearest (?:whole|integer|dollar)\b/.test(text)) return 0;
+  // "Rounded to the nearest million" (in millions): no decimal places.
+  if (/\bnearest (?:whole|integer|dollar|thousand|million|billion)\b/.test(text)) return 0;
   if (/\bnearest tenth\b/.test(text)) return 1;
   if (/\bnearest hundredth\b|\bnearest cent\b/.test(text)) return 2;
   return null;
@@ -161,9 +162,14 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
     // "difference between FY2019 and FY2020" is a change of one figure over time; between two
     // figures ("between revenue and cost of sales") it is a difference of the two.
     const Y = String.raw`(?:the )?(?:fiscal (?:year )?|fy\s?)?(?:19|20)\d{2}`;
-    const overTime = new RegExp(String.raw`\b(?:between ${Y} and ${Y}|from ${Y} to ${Y})\b`).test(
-      main,
-    );
+    // A dated point or a fiscal period on each side ("at June 28, 2025 than at September 28,
+    // 2024", "for fiscal year 2024 … than for fiscal year 2023") is one figure over time too.
+    const D = String.raw`(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}, )?${Y}`;
+    const overTime =
+      new RegExp(String.raw`\b(?:between ${Y} and ${Y}|from ${Y} to ${Y})\b`).test(main) ||
+      new RegExp(
+        String.raw`\bhigher or lower\b[^?]*\b(?:at|for|in|as of) ${D}\b[^?]*\bthan (?:at|for|in|as of) ${D}\b`,
+      ).test(main);
     if (!overTime) return 'difference';
     return percentAsked ? 'percent_change' : 'change';
   }
@@ -201,7 +207,16 @@ interface PeriodCue {
   at: number;
 }
 
-function readPeriodCues(main: string): PeriodCue[] {
+/**
+ * "The three months ended March 31, 2025", "the quarter ended …", "the six months ended …": an
+ * interim period named by its end date. Which fiscal quarter or year it belongs to depends on
+ * the filer's calendar, which this reader does not know: such a date names no period here.
+ */
+const INTERIM_BY_DATE =
+  /\b(?:(?:three|six|nine|thirteen|twenty[- ]six|thirty[- ]nine|3|6|9|13|26|39)[- ](?:months?|weeks?)|quarter|quarterly period) (?:period )?end(?:ed|ing) [a-z]+\.? \d{1,2},? (?:19|20)\d{2}/g;
+
+function readPeriodCues(text: string): PeriodCue[] {
+  const main = text.replace(INTERIM_BY_DATE, (m) => ' '.repeat(m.length));
   const out: PeriodCue[] = [];
   const re =
     /\b(?:(q[1-4])|(first|second|third|fourth) quarter)?(?:\s*(?:of|in)?\s*)?(?:fy\s?|fiscal\s+(?:year\s+)?|the year\s+)?((?:19|20)\d{2})\b|\bfy\s?'?(\d{2})\b/g;

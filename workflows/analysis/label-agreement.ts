@@ -298,7 +298,7 @@ export function stem(word: string): string {
   return w;
 }
 
-function tokenize(text: string): Tok[] {
+function tokenize(text: string, opts: LabelCheckOptions = {}): Tok[] {
   const out: Tok[] = [];
   const re = /[A-Za-z0-9&][A-Za-z0-9&'’.]*[A-Za-z0-9'’]|[A-Za-z0-9]|[,;:?!()"]/g;
   for (const m of text.replace(/[-–/]/g, ' ').matchAll(re)) {
@@ -325,7 +325,12 @@ function tokenize(text: string): Tok[] {
       possessive,
       capitalized: /^[A-Z]/.test(bare),
       breakAfter,
-      numeric: /^(?:fy|q[1-4])?'?\d+$|^\d/.test(norm) || NUMBER_WORDS.has(norm),
+      // A quarter or half-year tag ("Q2", "H1") names a period, like a year (runs recorded
+      // before this was read replay with the earlier reading: LabelCheckOptions).
+      numeric:
+        /^(?:fy|q[1-4])?'?\d+$|^\d/.test(norm) ||
+        (opts.periodTags === true && /^(?:q[1-4]|h[12])$/.test(norm)) ||
+        NUMBER_WORDS.has(norm),
     });
   }
   return out;
@@ -497,7 +502,12 @@ function supports(labelStems: ReadonlySet<string>, qualifier: string): boolean {
  * Compare the question's head phrase and qualifiers with the row label(s) extraction read.
  * Pure and deterministic: the gate calls it with the evidence extraction recorded.
  */
-export function checkLabelAgreement(ev: LabelEvidence): LabelCheck {
+export interface LabelCheckOptions {
+  /** "Q2", "H1" are period tags, never qualifiers (the workflow's patch 'label-period-tags'). */
+  periodTags?: boolean;
+}
+
+export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions = {}): LabelCheck {
   const readLabels = ev.read.map((r) => r.label);
   const none = (status: 'not_checked', reason: string | null = null): LabelCheck => ({
     ok: true,
@@ -510,7 +520,7 @@ export function checkLabelAgreement(ev: LabelEvidence): LabelCheck {
     reasons: reason ? [reason] : [],
   });
   if (ev.read.length === 0) return none('not_checked');
-  const toks = tokenize(askingPart(ev.question));
+  const toks = tokenize(askingPart(ev.question), opts);
   const head = findHead(toks, ev.catalogPhrases);
   if (!head) return none('not_checked');
   const filer = new Set(ev.filerWords.map((w) => w.toLowerCase()));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CitationSchema, DecimalStringSchema, NumericClaimSchema } from './evidence';
 import { FormEvidenceSchema } from './answer-form';
+import { FactReadingsSchema } from './fact-readings';
 import { DisclosureTopicSchema, QueryTypeSchema, ThresholdSchema } from './request';
 import { ErrorType, permanentFailure } from '../errors';
 
@@ -58,6 +59,8 @@ export const TOOL_SCHEMAS = {
       method: z.enum(['code', 'llm', 'none']),
       /** Both readings of the asked form and the delivered form (null in runs recorded before it existed). */
       form: FormEvidenceSchema.nullable().default(null),
+      /** The fact and printed readings of a filing with inline XBRL facts (null without facts, or before it existed). */
+      readings: FactReadingsSchema.nullable().optional(),
     }),
   },
   compare_frameworks: {

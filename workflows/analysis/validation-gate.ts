@@ -10,7 +10,7 @@ import {
   FormEvidenceSchema,
   type FormEvidence,
 } from './answer-form';
-import { checkLabelAgreement, LabelCheckSchema } from './label-agreement';
+import { checkLabelAgreement, LabelCheckSchema, type LabelCheckOptions } from './label-agreement';
 
 const FieldDiffSchema = z.object({ field: z.string(), a: z.string(), b: z.string() });
 
@@ -84,6 +84,8 @@ export function runValidationGate(input: {
    * recorded before it existed replay without it (the workflow gates it with a patch).
    */
   form?: { evidence: FormEvidence | null };
+  /** How the label agreement check reads the question (versioned by the workflow). */
+  labelOptions?: LabelCheckOptions;
 }): Validation {
   const reasons: string[] = [];
   const byId = new Map(input.claims.map((c) => [c.id, c]));
@@ -185,7 +187,9 @@ export function runValidationGate(input: {
   // paid", a segment) must be carried by every row label read. Same scope as the form check.
   const labelEvidence = input.form?.evidence?.labels;
   const labelCheck =
-    formCheck !== null && labelEvidence ? checkLabelAgreement(labelEvidence) : null;
+    formCheck !== null && labelEvidence
+      ? checkLabelAgreement(labelEvidence, input.labelOptions)
+      : null;
   if (labelCheck && !labelCheck.ok) reasons.push(...labelCheck.reasons);
 
   const passed =

@@ -31,6 +31,9 @@ const DECLARATION = new RegExp(
     String.raw`(?:\(|^|\b)(?:[$]\s*(?:and shares\s+)?|amounts\s+|dollars\s+|dollar amounts\s+|U\.?S\.? dollars\s+)?in\s+${SCALE_WORD}(?:\s+of\s+(?:U\.?S\.?\s+)?dollars)?([^)\n]{0,80})`,
     // "(Millions, except per share amounts)", "($ millions)", "(Dollars, millions)"
     String.raw`\(\s*(?:[$]\s*|US\$\s*|dollars,?\s+|u\.?s\.?\s+dollars,?\s+)?${SCALE_WORD}(?:\s+of\s+(?:U\.?S\.?\s+)?dollars)?([^)\n]{0,80})`,
+    // A statement or note heading line that opens with it: "Millions, Except Per Share
+    // Amounts", "Millions, for the Years Ended December 31,", "Millions   Dec. 31, 2024".
+    String.raw`^[ \t]*${SCALE_WORD}(?:,\s+((?:except|for|as of|as at)\b[^)\n]{0,80})|(?=[ \t]{2,}|[ \t]*$))`,
   ].join('|'),
   'gim',
 );
@@ -80,8 +83,8 @@ export function findScaleDeclarations(pageText: string): ScaleDeclaration[] {
       lineEnd = nl < 0 ? pageText.length : nl;
       lineIsShort = collapsedLengthAtMost(pageText, lineStart, lineEnd, 120);
     }
-    const scale = wordToScale(m[1] ?? m[3] ?? 'millions');
-    const tail = (m[2] ?? m[4] ?? '').toLowerCase();
+    const scale = wordToScale(m[1] ?? m[3] ?? m[5] ?? 'millions');
+    const tail = (m[2] ?? m[4] ?? m[6] ?? '').toLowerCase();
     const whole = m[0].toLowerCase();
     // Prose such as "increased in millions of units" is rare but would mislead; a header
     // declaration is short and sits on its own line or in parentheses.

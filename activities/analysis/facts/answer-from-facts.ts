@@ -1,0 +1,535 @@
+import {
+  abs,
+  dec,
+  div,
+  mul,
+  sub,
+  toFixed,
+  toString,
+} from '../../../workflows/analysis/decimal-core';
+import {
+  canonicalOperation,
+  type AnswerForm,
+  type FormEvidence,
+} from '../../../workflows/analysis/answer-form';
+import type { Citation, NumericClaim } from '../../../workflows/analysis/evidence';
+import type { FactReadings } from '../../../workflows/analysis/fact-readings';
+import { readAskedFormByCues } from '../../../workflows/analysis/form-reader';
+import type { ToolOutput } from '../../../workflows/analysis/tool-registry';
+import { DEGRADED_CONFIDENCE } from '../../../workflows/analysis/step-result';
+import type { DeiSummary } from '../../documents/inline-xbrl';
+import type { StoredFact } from '../../../db/repositories/filing-facts';
+import { deliveredFormulaOf, kindOfUnit } from '../extraction/answer-form';
+import type { ExtractMetricResult } from '../extraction/extract-metric';
+import { evaluateFormula, getFormula } from '../extraction/formula-catalog';
+import { convertScale, type Scale } from '../extraction/scale';
+import type { PageText } from '../extraction/statement-table';
+import { coverWords, rowLabels } from '../label-evidence';
+import { factMetric } from './concept-map';
+import { factPeriodString } from './fact-citation';
+import { FactIndex } from './fact-lookup';
+import { readFactQuestion } from './fact-question';
+import { fiscalCalendar, type PeriodInfo } from './fiscal-calendar';
+import { matchPeriods, periodLabel, periodText, type PeriodMatch } from './period-match';
+import { readPrinted, type PrintedReading } from './printed-reading';
+
+type Output = ToolOutput<'extract_metric'>;
+type Unit = 'USD' | 'percent' | 'ratio' | 'shares' | 'USD/share';
+
+/** Confidence of an answer whose every operand's fact and printed reading agree. */
+export const FACT_ANSWER_CONFIDENCE = 0.97;
+
+export type FactAnswer =
+  /** Computed from facts, every operand agreeing with its printed reading. */
+  | { status: 'answered'; output: Output }
+  /** A fact and the printed table disagree: a person reconciles them (both are cited). */
+  | { status: 'disagreed'; output: Output }
+  /** The fact path does not answer this question; the text path does what it can. */
+  | { status: 'declined'; reason: string };
+
+interface UsedOperand {
+  metric: string;
+  period: PeriodInfo;
+  fact: StoredFact;
+  printed: PrintedReading;
+  citation: Citation;
+}
+
+const SCALE_OF_EXPONENT: Record<number, Scale> = {
+  0: 'units',
+  3: 'thousands',
+  6: 'millions',
+  9: 'billions',
+};
+const SCALE_WORD: Record<Scale, string> = {
+  units: '',
+  thousands: ' thousand',
+  millions: ' million',
+  billions: ' billion',
+};
+
+function unitOfMetric(kind: string | undefined): Unit {
+  if (kind === 'per_share') return 'USD/share';
+  if (kind === 'count') return 'shares';
+  if (kind === 'ratio_percent') return 'percent';
+  return 'USD';
+}
+
+function claimKind(unit: Unit): NumericClaim['kind'] {
+  if (unit === 'percent') return 'ratio_percent';
+  if (unit === 'ratio') return 'ratio';
+  if (unit === 'shares') return 'count';
+  if (unit === 'USD/share') return 'per_share';
+  return 'money';
+}
+
+/**
+ * The citation of a fact: its displayed text where the page prints it, widened over the
+ * sign and parentheses printed around the tagged digits ("(9,447)"), so the quote shows the
+ * number as a person reads it.
+ */
+export function factCitation(docId: string, fact: StoredFact, pages: PageText[]): Citation | null {
+  const loc = fact.location;
+  if (!loc) return null;
+  const text = pages.find((p) => p.page === loc.page)?.text;
+  if (text === undefined || loc.end > text.length) return null;
+  let start = loc.start;
+  let end = loc.end;
+  while (start > 0 && loc.start - start < 4 && /[(\-−–$]/.test(text[start - 1]!)) start--;
+  if (text[end] === ')' || text[end] === '%') end++;
+  return {
+    docId,
+    page: loc.page,
+    charStart: start,
+    charEnd: end,
+    quote: text.slice(start, end),
+    fact: {
+      factId: fact.factId,
+      concept: fact.concept,
+      period: factPeriodString(fact.period),
+      displayed: fact.displayedText,
+    },
+  };
+}
+
+function withThousands(s: string): string {
+  const neg = s.startsWith('-');
+  const [i = '0', f] = (neg ? s.slice(1) : s).split('.');
+  return `${neg ? '-' : ''}${i.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f !== undefined ? `.${f}` : ''}`;
+}
+
+/** The answer text, in the asked scale and rounding (the text path's presentation). */
+function formatAnswer(
+  valueUnits: string,
+  unit: Unit,
+  scale: Scale,
+  rounding: number | null,
+  exactPrinted: boolean,
+): { text: string; rounded: string } {
+  const scaled = unit === 'USD' || unit === 'shares';
+  const inScale = scaled ? convertScale(valueUnits, 'units', scale) : valueUnits;
+  const exact = toString(dec(inScale));
+  const fraction = exact.split('.')[1] ?? '';
+  const rounded =
+    rounding !== null
+      ? toFixed(dec(inScale), rounding)
+      : exactPrinted || fraction.length <= 4
+        ? exact
+        : toFixed(dec(inScale), 2);
+  switch (unit) {
+    case 'USD':
+      return {
+        text: `${rounded.startsWith('-') ? '-' : ''}$${withThousands(rounded.replace('-', ''))}${SCALE_WORD[scale]}`,
+        rounded,
+      };
+    case 'USD/share':
+      return { text: `$${rounded} per share`, rounded };
+    case 'percent':
+      return { text: `${rounded}%`, rounded };
+    case 'shares':
+      return { text: `${withThousands(rounded)}${SCALE_WORD[scale]} shares`, rounded };
+    default:
+      return { text: rounded, rounded };
+  }
+}
+
+function readingsOf(
+  used: UsedOperand[],
+  status: 'facts' | 'text',
+  declined: string | null,
+): FactReadings {
+  return {
+    used: status,
+    declined,
+    operands: used.map((u) => ({
+      metric: u.metric,
+      period: periodText(u.period),
+      fact: {
+        factId: u.fact.factId,
+        concept: u.fact.concept,
+        value: u.fact.value ?? '',
+        displayed: u.fact.displayedText,
+        page: u.fact.location?.page ?? null,
+      },
+      printed: { label: u.printed.label, cell: u.printed.cell, value: u.printed.value },
+      agreed: u.printed.agreed,
+      reasons: u.printed.reasons,
+    })),
+    agreed: used.length === 0 ? null : used.every((u) => u.printed.agreed),
+  };
+}
+
+/** Readings to record beside a text answer: why the facts were not used. */
+export function declinedReadings(reason: string): FactReadings {
+  return { used: 'text', declined: reason, operands: [], agreed: null };
+}
+
+/**
+ * Answers a numeric question from a filing's facts (issue 22 part 3): the question's line
+ * item resolved to concepts, its periods to contexts, derived answers by the catalog's
+ * formulas, every operand cited by its fact and checked against the printed table.
+ */
+export function answerFromFacts(input: {
+  docId: string;
+  question: string;
+  pages: PageText[];
+  facts: readonly StoredFact[];
+  dei: DeiSummary;
+}): FactAnswer {
+  const reading = readFactQuestion(input.question);
+  if (reading.status !== 'read') return { status: 'declined', reason: reading.reason };
+  const q = reading.question;
+  const cal = fiscalCalendar(
+    input.dei,
+    input.facts
+      .filter((f) => f.period.end !== null)
+      .map((f) => ({
+        start: f.period.type === 'duration' ? f.period.start : null,
+        end: f.period.end!,
+      })),
+  );
+  if (!cal)
+    return {
+      status: 'declined',
+      reason: 'the filing does not state its fiscal year focus and period end (dei)',
+    };
+  const index = new FactIndex(input.facts, cal);
+  const count = q.operation === 'level' ? 1 : 2;
+  const opts = { withNoncontrolling: q.withNoncontrolling };
+  const matches = new Map<string, PeriodMatch>();
+  const periodsOf = (metric: string): PeriodMatch => {
+    let m = matches.get(metric);
+    if (!m) {
+      const def = factMetric(metric);
+      m = matchPeriods(q.periods, index.periodsFor(metric, opts), cal, {
+        instant: def?.instant ?? false,
+        count,
+        priorYearImplied: q.priorYearImplied,
+      });
+      matches.set(metric, m);
+    }
+    return m;
+  };
+  const used: UsedOperand[] = [];
+  const lookup = (metric: string, fiscalYear: number): ExtractMetricResult => {
+    const notFound = (reason: string): ExtractMetricResult => ({
+      status: 'not_found',
+      metric,
+      period: { fiscalYear },
+      reason,
+      candidates: [],
+    });
+    const pm = periodsOf(metric);
+    if (pm.status !== 'matched') return notFound(pm.reason);
+    const period = pm.periods.find((p) => p.fiscalYear === fiscalYear);
+    if (!period) return notFound(`no period of fiscal ${fiscalYear} asked`);
+    const candidates = index.factsFor(metric, period, opts).filter((f) => f.value !== null);
+    if (candidates.length === 0) return notFound(`no company-total fact for ${periodText(period)}`);
+    // Concepts that mean the same line item must report the same amount; two different
+    // amounts are two different lines, and which one is asked a person decides.
+    const amounts = new Set(candidates.map((f) => toString(dec(f.value!))));
+    if (amounts.size > 1)
+      return notFound(
+        `${candidates.map((f) => `${f.concept} = ${f.value}`).join(', ')} differ for ${periodText(period)}`,
+      );
+    // The same amount may be tagged in a note and in the statement: the reading of the fact
+    // printed in a row that names the line item.
+    const read = candidates.map((f) => ({
+      f,
+      printed: readPrinted(f, metric, period, input.pages),
+    }));
+    const chosen = read.find((r) => r.printed.agreed) ?? read[0]!;
+    const fact = chosen.f;
+    const printed = chosen.printed;
+    const citation = factCitation(input.docId, fact, input.pages);
+    if (!citation) return notFound(`fact ${fact.factId} is not displayed on a page`);
+    const def = factMetric(metric);
+    const unit = unitOfMetric(def?.kind);
+    const scale =
+      unit === 'USD/share' || unit === 'percent'
+        ? 'units'
+        : (SCALE_OF_EXPONENT[fact.scale ?? 0] ?? 'units');
+    if (!used.some((u) => u.fact.factId === fact.factId))
+      used.push({ metric, period, fact, printed, citation });
+    return {
+      status: 'found',
+      metric,
+      period: { fiscalYear },
+      value: {
+        amount: convertScale(fact.value!, 'units', scale),
+        unit,
+        scale,
+        printed: citation.quote.trim(),
+      },
+      citation,
+      confidence: FACT_ANSWER_CONFIDENCE,
+      matchedLabel: printed.label ?? fact.concept,
+      periodHeader: periodText(period),
+      statement: '',
+      alternatives: [],
+    };
+  };
+
+  let valueUnits: string;
+  let unit: Unit;
+  let tableScale: Scale;
+  let expression: string | null = null;
+  let variant: string | null = null;
+  let periods: PeriodInfo[];
+  if (q.kind === 'metric') {
+    const metric = q.metric!;
+    const pm = periodsOf(metric);
+    if (pm.status !== 'matched') return { status: 'declined', reason: pm.reason };
+    const found = pm.periods.map((p) => ({ p, r: lookup(metric, p.fiscalYear) }));
+    if (new Set(pm.periods.map((p) => p.fiscalYear)).size !== pm.periods.length)
+      return { status: 'declined', reason: 'two periods of the same fiscal year' };
+    const missing = found.find((x) => x.r.status !== 'found');
+    if (missing && missing.r.status === 'not_found')
+      return { status: 'declined', reason: missing.r.reason };
+    const values = used.map((u) => u.fact.value!);
+    unit = unitOfMetric(factMetric(metric)?.kind);
+    tableScale =
+      unit === 'USD' || unit === 'shares'
+        ? (SCALE_OF_EXPONENT[used[0]!.fact.scale ?? 0] ?? 'units')
+        : 'units';
+    periods = pm.periods;
+    if (q.operation === 'level') valueUnits = values[0]!;
+    else {
+      const [start, end] = [dec(values[0]!), dec(values[1]!)];
+      expression = `${metric}[${periodLabel(periods[1]!)}] - ${metric}[${periodLabel(periods[0]!)}]`;
+      variant = metric;
+      if (q.operation === 'change') valueUnits = toString(sub(end, start));
+      else {
+        if (start.m === 0n) return { status: 'declined', reason: 'the start value is zero' };
+        valueUnits = toString(mul(div(sub(end, start), abs(start), 24), dec('100')));
+        unit = 'percent';
+        expression = `(${expression}) / |${metric}[${periodLabel(periods[0]!)}]| * 100`;
+      }
+    }
+  } else {
+    const f = getFormula(q.formula!)!;
+    // The periods of the first operand of the first variant the filing reports every operand
+    // of name the years; every operand must match them.
+    const variantHere =
+      f.variants.find((v) => v.inputs.every((i) => index.conceptsFor(i.metric, opts).length > 0)) ??
+      f.variants[0]!;
+    const firstMetric = variantHere.inputs[0]!.metric;
+    const pm = periodsOf(firstMetric);
+    if (pm.status !== 'matched') return { status: 'declined', reason: pm.reason };
+    periods = pm.periods;
+    const years = periods.map((p) => p.fiscalYear);
+    if (new Set(years).size !== years.length)
+      return { status: 'declined', reason: 'two periods of the same fiscal year' };
+    const aggregate =
+      q.operation === 'level'
+        ? ({ kind: 'single' } as const)
+        : ({
+            kind: q.operation === 'change' ? 'change' : 'growth',
+            startYear: years[0]!,
+            endYear: years[1]!,
+          } as const);
+    const ev = evaluateFormula(
+      { formula: f.id, fiscalYear: years[years.length - 1]!, aggregate },
+      lookup,
+    );
+    if (ev.status !== 'computed')
+      return { status: 'declined', reason: `cannot compute ${ev.formulaText}: ${ev.reason}` };
+    // Only the operands the computed variant used are cited.
+    const at = (c: { page: number; charStart: number }) => `${c.page}:${c.charStart}`;
+    const usedAt = new Set(ev.inputs.map((i) => at(i.citation)));
+    used.splice(0, used.length, ...used.filter((u) => usedAt.has(at(u.citation))));
+    unit = ev.resultKind === 'money' ? 'USD' : ev.resultKind === 'days' ? 'ratio' : ev.resultKind;
+    valueUnits = ev.resultKind === 'money' ? convertScale(ev.value, ev.scale, 'units') : ev.value;
+    tableScale = ev.scale;
+    expression = ev.formulaText;
+    variant = ev.variantText;
+  }
+
+  const docId = input.docId;
+  const secondReading = readAskedFormByCues(input.question);
+  const labels = periods.map(periodLabel);
+  const kind = kindOfUnit(unit);
+  const scaled = unit === 'USD' || unit === 'shares';
+  const operation = canonicalOperation(
+    kind,
+    q.operation === 'level' ? 'level' : q.operation === 'change' ? 'change' : 'percent_change',
+  );
+  const asked: AnswerForm = {
+    kind,
+    scale: scaled ? (q.requestedScale ?? null) : null,
+    currency: unit === 'USD' || unit === 'USD/share' ? 'USD' : null,
+    rounding: q.rounding ?? null,
+    periods: labels,
+    periodCount: labels.length,
+    operation,
+    definition: null,
+  };
+
+  if (used.some((u) => !u.printed.agreed)) {
+    const bad = used.filter((u) => !u.printed.agreed);
+    return {
+      status: 'disagreed',
+      output: {
+        status: 'qualitative',
+        answer: null,
+        unit: null,
+        value: null,
+        method: 'none',
+        claims: [],
+        citations: used.map((u) => u.citation),
+        confidence: DEGRADED_CONFIDENCE,
+        errorTag: 'fact_text_disagree',
+        form: { asked, secondReading, delivered: null, deliveredFormula: null },
+        readings: readingsOf(used, 'facts', null),
+        summary: `The tagged facts and the printed table disagree: ${bad
+          .map(
+            (u) =>
+              `${u.fact.concept} ${periodText(u.period)} = ${u.fact.value} (fact ${u.fact.factId}, p.${u.citation.page}) vs printed "${u.printed.cell ?? 'none'}" in row "${u.printed.label ?? ''}": ${u.printed.reasons.join('; ')}`,
+          )
+          .join(' | ')}; a person must reconcile them`,
+      },
+    };
+  }
+
+  const scale: Scale = scaled ? (q.requestedScale ?? tableScale) : 'units';
+  const rounding = q.rounding ?? null;
+  const { text } = formatAnswer(
+    valueUnits,
+    unit,
+    scale,
+    rounding,
+    q.kind === 'metric' && q.operation === 'level',
+  );
+  const delivered: AnswerForm = { ...asked, scale: scaled ? scale : null, rounding };
+  const name =
+    q.kind === 'formula'
+      ? getFormula(q.formula!)!.name
+      : (factMetric(q.metric!)?.name ?? q.metric!);
+  const label =
+    q.operation === 'level' ? name : `${q.operation === 'change' ? 'change' : 'growth'} of ${name}`;
+  const periodNote = periods.map(periodText).join(' → ');
+  const base = `${docId}/${q.metric ?? q.formula}/${labels.join('-')}`;
+  const inputClaims: NumericClaim[] = used.map((u, i) => {
+    const uUnit = unitOfMetric(factMetric(u.metric)?.kind);
+    return {
+      id: `${base}#in${i}`,
+      label: factMetric(u.metric)?.name ?? u.metric,
+      metric: u.metric,
+      kind: claimKind(uUnit),
+      value: toString(dec(u.fact.value!)),
+      unit: uUnit,
+      period: periodLabel(u.period),
+      printed: u.citation.quote.trim(),
+      citations: [u.citation],
+      derived: false,
+      formula: null,
+      inputs: [],
+      source: 'code',
+    };
+  });
+  const claims: NumericClaim[] =
+    q.kind === 'metric' && q.operation === 'level'
+      ? [{ ...inputClaims[0]!, id: `${base}#0`, label: name }]
+      : [
+          {
+            id: `${base}#0`,
+            label,
+            // A change or growth is its own quantity (it may be negative): named as the text
+            // path names it, so plausibility does not judge it as the level.
+            metric:
+              q.operation === 'level'
+                ? (q.formula ?? q.metric!)
+                : `${q.operation}_${q.formula ?? q.metric!}`,
+            kind: claimKind(unit),
+            value: valueUnits,
+            unit,
+            period: labels.join('-'),
+            printed: null,
+            citations: inputClaims.flatMap((c) => c.citations),
+            derived: true,
+            formula: expression,
+            inputs: inputClaims.map((c) => c.id),
+            source: 'code',
+          },
+          ...inputClaims,
+        ];
+  const cited = [...new Set(used.map((u) => u.citation.page))].slice(0, 4);
+  const form: FormEvidence = {
+    asked,
+    secondReading,
+    delivered,
+    deliveredFormula: variant ? deliveredFormulaOf(variant) : null,
+    labels: {
+      question: input.question,
+      formula: q.kind === 'formula',
+      entry: name,
+      catalogPhrases: [
+        ...new Set(
+          used.flatMap((u) => {
+            const m = factMetric(u.metric);
+            return m ? [m.name, ...m.questionPhrases, ...m.labels] : [];
+          }),
+        ),
+        ...(q.kind === 'formula' ? [name] : []),
+      ].slice(0, 200),
+      read: used.slice(0, 20).map((u) => ({
+        metric: u.metric,
+        label: u.printed.label ?? u.fact.concept,
+        heading: null,
+        page: u.citation.page,
+      })),
+      filerWords: [
+        ...new Set([
+          ...(input.dei.registrantName ?? '')
+            .toLowerCase()
+            .split(/[^a-z0-9&]+/)
+            .filter((w) => w.length > 0),
+          ...coverWords(input.pages),
+        ]),
+      ].slice(0, 400),
+      pageLabels: cited.flatMap((p) =>
+        rowLabels(input.pages.find((x) => x.page === p)?.text ?? '').map((l) => ({
+          page: p,
+          label: l,
+        })),
+      ),
+    },
+  };
+  return {
+    status: 'answered',
+    output: {
+      status: 'structured',
+      answer: text,
+      unit,
+      value: valueUnits,
+      method: 'code',
+      claims,
+      citations: used.map((u) => u.citation),
+      confidence: FACT_ANSWER_CONFIDENCE,
+      errorTag: null,
+      form,
+      readings: readingsOf(used, 'facts', null),
+      summary: `${label} (${periodNote}): ${text}${expression ? ` = ${expression}` : ''}; from inline XBRL facts ${used.map((u) => `${u.fact.concept} [${u.fact.factId}] printed "${u.citation.quote.trim()}" p.${u.citation.page}`).join(', ')}, each agreeing with its printed row`,
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import { abs, cmp, dec, toString } from '../../../workflows/analysis/decimal-core';
+import type { StoredFact } from '../../../db/repositories/filing-facts';
+import { indexDocument } from '../extraction/extract-metric';
+import { convertScale, scaleForOffset, type Scale } from '../extraction/scale';
+import type { IndexedLine, PageText } from '../extraction/statement-table';
+import { factMetric, rowNamesMetric } from './concept-map';
+import type { PeriodInfo } from './fiscal-calendar';
+
+/**
+ * The second reading of a fact: the number printed in the rendered statement table at the
+ * same row and column, read as a person reads it — the row's label, the cell as printed, the
+ * scale the table declares ("in millions"), the column's heading — by the text path's own
+ * table reader, without the tag's concept, context, scale or sign. The fact and this reading
+ * must agree (same line item, same value, the sign as printed, the column's year) before an
+ * answer is delivered; a disagreement (a mis-tagged fact, a restated column, a sign mistake)
+ * goes to a person with both.
+ */
+export interface PrintedReading {
+  agreed: boolean;
+  /** The row label as printed, the cell as printed, and the value it reads (units, after scale). */
+  label: string | null;
+  cell: string | null;
+  value: string | null;
+  /** The scale the table declares, when one is declared. */
+  scale: Scale | null;
+  /** Why the readings disagree (empty when they agree). */
+  reasons: string[];
+}
+
+function linesOf(pages: PageText[], page: number): IndexedLine[] {
+  return indexDocument(pages).pages.find((x) => x.page === page)?.lines ?? [];
+}
+
+/**
+ * The names a printed row goes by: its own label, the label above it when the figures sit on
+ * the next line, and the group heading it belongs to ("Earnings per share:" over "Basic").
+ */
+function rowNames(lines: IndexedLine[], at: number): string[] {
+  const line = lines[at]!;
+  const own = line.row.label.trim() || (line.contextRaw ?? '').trim();
+  const names = [own];
+  if (line.contextRaw) names.push(line.contextRaw);
+  for (let i = at - 1; i >= 0 && i >= at - 8; i--) {
+    const l = lines[i]!;
+    if (l.header !== null && l.row.cells.length === 0 && l.index === l.header.lineIndex) break;
+    if (l.row.cells.length === 0 && /:\s*$/.test(l.text)) {
+      names.push(`${l.text.trim().replace(/:\s*$/, '')} ${own}`);
+      break;
+    }
+  }
+  return names.filter((n) => n !== '');
+}
+
+function scaleAt(pages: PageText[], page: number, offset: number) {
+  const p = indexDocument(pages).pages.find((x) => x.page === page);
+  return p ? (scaleForOffset(p.scales, offset) ?? p.scales[0] ?? null) : null;
+}
+
+/** Whether a printed column heading names the period's year (or its fiscal year). */
+function headingFits(
+  col: { year?: number; fiscalYear?: number; date?: { year: number; month: number; day: number } },
+  p: PeriodInfo,
+): boolean {
+  const endYear = Number(p.end.slice(0, 4));
+  if (col.date) {
+    const printed = Date.UTC(col.date.year, col.date.month - 1, col.date.day);
+    return Math.abs(printed - Date.parse(`${p.end}T00:00:00Z`)) <= 7 * 86_400_000;
+  }
+  if (col.fiscalYear !== undefined) return col.fiscalYear === p.fiscalYear;
+  if (col.year !== undefined) return col.year === endYear || col.year === p.fiscalYear;
+  return true;
+}
+
+/** Reads the printed table at a fact's place and compares it with the fact (see the module comment). */
+export function readPrinted(
+  fact: StoredFact,
+  metricId: string,
+  period: PeriodInfo,
+  pages: PageText[],
+): PrintedReading {
+  const none = (reason: string): PrintedReading => ({
+    agreed: false,
+    label: null,
+    cell: null,
+    value: null,
+    scale: null,
+    reasons: [reason],
+  });
+  if (!fact.location)
+    return none(`fact ${fact.factId} is not displayed: no printed figure to compare`);
+  if (fact.value === null) return none(`fact ${fact.factId} has no value`);
+  const loc = fact.location;
+  const lines = linesOf(pages, loc.page);
+  const at = lines.findIndex((l) => l.start <= loc.start && loc.start < l.end);
+  const line = lines[at];
+  if (!line) return none(`no printed line at p.${loc.page} offset ${loc.start}`);
+  const cellIndex = line.row.cells.findIndex(
+    (c) => line.start + c.start <= loc.start && loc.end <= line.start + c.end + 1,
+  );
+  const cell = line.row.cells[cellIndex];
+  if (!cell)
+    return none(
+      `fact ${fact.factId} is not a cell of a table row on p.${loc.page} ("${line.text.trim().slice(0, 80)}")`,
+    );
+  const names = rowNames(lines, at);
+  const label = names.find((n) => rowNamesMetric(metricId, n)) ?? names[0] ?? '';
+  const reasons: string[] = [];
+  const metric = factMetric(metricId);
+  if (!rowNamesMetric(metricId, label))
+    reasons.push(`the row "${label}" does not name ${metric?.name ?? metricId}`);
+  // The scale a person reads: the table's declaration (per-share figures are printed in units).
+  const decl = scaleAt(pages, loc.page, line.start);
+  let scale: Scale | null = null;
+  if (metric?.kind === 'per_share') scale = 'units';
+  else if (metric?.kind === 'count') scale = decl ? (decl.shareScale ?? decl.scale) : null;
+  else scale = decl?.scale ?? null;
+  if (scale === null) reasons.push(`no scale is declared for the table on p.${loc.page}`);
+  const printedUnits =
+    scale === null ? null : convertScale(cell.parsed.value.replace(/^-/, ''), scale, 'units');
+  const factValue = dec(fact.value);
+  if (printedUnits !== null && cmp(dec(printedUnits), abs(factValue)) !== 0)
+    reasons.push(
+      `printed ${cell.text} (${scale}) reads ${printedUnits}, the fact is ${fact.value}`,
+    );
+  // The sign: a negative fact must be printed negative; a positive one printed in parentheses
+  // only where the line is an outflow or expense that statements print so.
+  const printedNegative = cell.parsed.negative;
+  const negative = factValue.m < 0n;
+  if (negative && !printedNegative)
+    reasons.push(`the fact is negative but "${cell.text}" is printed positive`);
+  if (!negative && printedNegative && metric?.sign === 'as_printed' && !cell.parsed.dash)
+    reasons.push(`the fact is positive but "${cell.text}" is printed negative`);
+  // The column: its heading, when the header maps one heading to each value column.
+  const cols = line.header?.columns ?? [];
+  const n = line.row.cells.length;
+  // One heading per value column, or a repeated block ("2025 2024" under "Three Months" and
+  // "Six Months"); a header the reader split across lines maps no column and is not checked.
+  const col =
+    cols.length === n
+      ? cols[cellIndex]
+      : cols.length > 1 && n % cols.length === 0
+        ? cols[cellIndex % cols.length]
+        : undefined;
+  if (col && !headingFits(col, period))
+    reasons.push(
+      `the column is headed "${col.raw}", the fact is for ${period.start ?? ''}${period.start ? '..' : ''}${period.end}`,
+    );
+  return {
+    agreed: reasons.length === 0,
+    label,
+    cell: cell.text,
+    value:
+      printedUnits === null
+        ? null
+        : (negative && printedNegative ? '-' : '') + toString(dec(printedUnits)),
+    scale,
+    reasons,
+  };
+}
