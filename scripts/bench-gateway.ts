@@ -42,7 +42,7 @@ export async function benchGateway(n: number, concurrency: number): Promise<Gate
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
       { name: 'gateway', ...benchPorts(10, { temporal: 17_900, pg: 55_499 }) },
       stops,
@@ -129,7 +129,7 @@ export async function benchGateway(n: number, concurrency: number): Promise<Gate
       database,
       taskQueue: 'bench-gw',
     });
-    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const client = await runBenchWorker({ worker, connection }, { runCfg, database }, stops);
     const gw = new GatewayClient(client, database.db, 'bench-gw');
     const latencies: number[] = [];
     const e2eStart = performance.now();

@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   });
 
   // 4. Sample workload.
-  const client = await connectClient(cfg);
+  const client = await connectClient(cfg, database.db);
   // The HTTP surface, on the same client and database.
   // Like the worker, it logs warnings and up here (JSON lines); `npm run api` logs every request.
   const api = createApiServer({

@@ -13,3 +13,4 @@ export * from './requests';
 export * from './bank-lines';
 export * from './reconciliation';
 export * from './filing-facts';
+export * from './codec';
