@@ -7,6 +7,7 @@ import {
   type WorkerPlugin,
 } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { untilReachable } from './config/until-reachable';
 import { createLogger } from './config/logging';
 import { tracingPlugins } from './config/tracing';
@@ -14,6 +15,7 @@ import { loadConfig, type AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/connection';
 import { runMigrations } from './db/migrate';
 import { connectWorker } from './client/temporal-connection';
+import { createPayloadCodec, dataConverterOf } from './client/codec/payload-codec';
 import {
   registerAgentRuntime,
   type AgentRuntime,
@@ -60,6 +62,8 @@ export async function createDomainWorkers(opts: {
   /** The process's cache budget, split over the domains (default: sized from the heap). */
   maxCachedWorkflows?: number;
   plugins?: () => Promise<WorkerPlugin[]>;
+  /** The payload codec (createWorker passes the installation's; stub-activity tests none). */
+  dataConverter?: DataConverter;
   /**
    * Also poll the bare base queue with every workflow and every domain's activities: what
    * the single worker served before the split, so runs started then finish (their own
@@ -85,6 +89,7 @@ export async function createDomainWorkers(opts: {
         taskQueue: module.taskQueue(opts.baseQueue),
         workflowBundle: opts.workflowBundle,
         activities: opts.activitiesOf(domain),
+        dataConverter: opts.dataConverter,
         // OpenTelemetry spans for workflows and activities when an exporter is configured.
         plugins: (await opts.plugins?.()) ?? [],
         maxCachedWorkflows: shares.get(domain),
@@ -104,6 +109,7 @@ export async function createDomainWorkers(opts: {
         taskQueue: opts.baseQueue,
         workflowBundle: opts.workflowBundle,
         activities: Object.assign({}, ...DOMAINS.map((d) => opts.activitiesOf(d))) as Activities,
+        dataConverter: opts.dataConverter,
         plugins: (await opts.plugins?.()) ?? [],
         maxCachedWorkflows: 50,
         shutdownGraceTime: '20s',
@@ -119,6 +125,7 @@ export async function createDomainWorkers(opts: {
         namespace: opts.namespace,
         taskQueue: slotsTaskQueue(opts.baseQueue),
         workflowBundle: opts.workflowBundle,
+        dataConverter: opts.dataConverter,
         maxCachedWorkflows: 200,
         maxConcurrentWorkflowTaskExecutions: 8,
         shutdownGraceTime: '20s',
@@ -145,6 +152,9 @@ export async function createWorker(opts: {
   agentRuntime?: AgentRuntimeOptions;
   requests?: RequestsRuntimeOptions;
 }): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
+  // Every payload this worker writes to history is encrypted (client/codec); master keys are
+  // read here, so a bad CODEC_MASTER_KEYS stops the worker before it connects.
+  const dataConverter = dataConverterOf(createPayloadCodec(opts.cfg, opts.database.db));
   const connection = await connectWorker(opts.cfg);
   const baseQueue = opts.taskQueue ?? opts.cfg.TEMPORAL_TASK_QUEUE;
   const domains = opts.domains ?? opts.cfg.WORKER_DOMAINS;
@@ -154,8 +164,8 @@ export async function createWorker(opts: {
       cfg: opts.cfg,
       database: opts.database,
       connection,
-      // The worker's own connection serves the activities' clients too.
-      client: new Client({ connection, namespace: opts.cfg.TEMPORAL_NAMESPACE }),
+      // The worker's own connection (and codec) serves the activities' clients too.
+      client: new Client({ connection, namespace: opts.cfg.TEMPORAL_NAMESPACE, dataConverter }),
       baseQueue,
       agentRuntime: opts.agentRuntime,
       requests: opts.requests,
@@ -165,7 +175,7 @@ export async function createWorker(opts: {
         (agentRuntime ??= registerAgentRuntime({
           cfg: opts.cfg,
           db: opts.database.db,
-          connection,
+          client: ctx.client,
           taskQueue: baseQueue,
           options: opts.agentRuntime,
         })),
@@ -193,6 +203,7 @@ export async function createWorker(opts: {
       activitiesOf: (d) => activities.get(d) ?? {},
       maxCachedWorkflows: opts.cfg.WORKER_MAX_CACHED_WORKFLOWS,
       plugins: () => tracingPlugins(opts.cfg),
+      dataConverter,
       drainBaseQueue: opts.cfg.WORKER_DRAIN_BASE_QUEUE,
     });
     return { worker, connection };

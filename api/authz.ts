@@ -24,6 +24,8 @@ export const ACTIONS = {
   answer_request: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
   read_costs: ['owner', 'admin'],
   read_metrics: ['owner', 'admin'],
+  /** Decrypting the org's workflow history through /codec (the Temporal Web UI, operators). */
+  read_history: ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Action = keyof typeof ACTIONS;
 

@@ -9,7 +9,7 @@ import { createApiServer } from './server';
 async function main(): Promise<void> {
   const cfg = loadConfig();
   const database = await openDatabase(cfg);
-  const client = await connectClient(cfg);
+  const client = await connectClient(cfg, database.db);
   const server = createApiServer({
     db: database.db,
     client,

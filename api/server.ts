@@ -37,6 +37,8 @@ import { EmailLimitsSchema } from '../activities/intake/email';
 import { authenticate, authenticatePrincipal, personOf, type Caller } from './auth';
 import { ACTIONS, mayDo, requireAction, type Action } from './authz';
 import { HttpError } from './http-error';
+import { CodecBody, mountCodecRoutes } from './codec';
+import { createPayloadCodec, type PayloadCodecSetup } from '../client/codec/payload-codec';
 import { inboxFor, InboxItemSchema } from './inbox/items';
 import { registerInboxPages } from './inbox/routes';
 import { microUsdToUsd, queueStats, renderMetrics } from './operations';
@@ -104,6 +106,13 @@ export interface ApiDeps {
   logger?: Pick<DefaultLogger, 'info' | 'error'>;
   /** Behind a TLS proxy (TRUST_PROXY=1): `X-Forwarded-Proto: https` makes the cookie Secure. */
   trustProxy?: boolean;
+  /**
+   * The payload codec behind /codec (the Web UI's codec server); default: the configured one
+   * over `db` (null when TEMPORAL_PAYLOAD_CODEC=off).
+   */
+  codec?: PayloadCodecSetup | null;
+  /** Browser origins allowed on /codec; default CODEC_CORS_ORIGINS. */
+  codecCorsOrigins?: readonly string[];
 }
 
 type Env = { Variables: { caller: Caller } };
@@ -907,6 +916,14 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
 
   registerInboxPages(app, inboxDeps, sessionKey);
 
+  // ---- the Temporal Web UI's codec server ----------------------------------------------------
+  mountCodecRoutes(app, {
+    db: deps.db,
+    sessionKey,
+    codec: deps.codec !== undefined ? deps.codec : createPayloadCodec(loadConfig(), deps.db),
+    corsOrigins: deps.codecCorsOrigins ?? loadConfig().CODEC_CORS_ORIGINS,
+  });
+
   // ---- metrics and the document ------------------------------------------------------------
   app.get('/metrics', async (c) => {
     const p = await authenticatePrincipal(deps.db, credentials(c), sessionKey);
@@ -960,6 +977,21 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       ...problems(400, 401, 403, 413, 422),
     },
   });
+  for (const op of ['decode', 'encode'] as const)
+    app.openAPIRegistry.registerPath({
+      method: 'post',
+      path: `/codec/${op}`,
+      tags: ['operations'],
+      summary:
+        op === 'decode'
+          ? "The Temporal Web UI's codec server: decrypt payloads of the caller's org (owner, admin)"
+          : "The Temporal Web UI's codec server: encrypt payloads under the caller's org key",
+      security: secured,
+      request: {
+        body: { content: { 'application/json': { schema: CodecBody } }, required: true },
+      },
+      responses: { 200: ok('Payloads (protobuf JSON)'), ...problems(400, 401, 403, 413, 422) },
+    });
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/metrics',

@@ -41,6 +41,43 @@ const workerDomains = z
     return DOMAINS.filter((d) => names.includes(d));
   });
 
+/**
+ * The payload codec's master keys (client/codec): `<id>:<base64 of 32 bytes>`, separated by
+ * commas or newlines, the first one wrapping new data keys and every one still unwrapping the
+ * data keys it wrapped (a rotation puts a new key first and keeps the old ones). Ids name the
+ * key in the database rows, so they must be unique.
+ */
+export const MasterKeyListSchema = z
+  .string()
+  .transform((text, ctx): { id: string; key: Buffer }[] => {
+    const entries = text
+      .split(/[,\n]/)
+      .map((e) => e.trim())
+      .filter((e) => e !== '' && !e.startsWith('#'));
+    const keys: { id: string; key: Buffer }[] = [];
+    for (const [i, entry] of entries.entries()) {
+      const m = /^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/]{43}=)$/.exec(entry);
+      const key = m ? Buffer.from(m[2] as string, 'base64') : undefined;
+      if (!m || key?.length !== 32) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `entry ${i + 1} is not <id>:<base64 of 32 random bytes> (make one with: node -e "console.log('mk2:'+require('crypto').randomBytes(32).toString('base64'))")`,
+        });
+        return z.NEVER;
+      }
+      if (keys.some((k) => k.id === m[1])) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `master key id ${m[1]} twice` });
+        return z.NEVER;
+      }
+      keys.push({ id: m[1] as string, key });
+    }
+    if (keys.length === 0) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'no master key' });
+      return z.NEVER;
+    }
+    return keys;
+  });
+
 const EnvSchema = z.object({
   TEMPORAL_ADDRESS: z
     .string()
@@ -118,6 +155,23 @@ const EnvSchema = z.object({
   AUDIT_ANCHOR_SECRET_FILE: z.string().default('.data/audit-anchor-secret'),
   AUDIT_ANCHORS_FILE: z.string().default('.data/audit-anchors.jsonl'),
   AUDIT_ANCHOR_EVERY_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
+  // Workflow history is encrypted by the payload codec (client/codec) under per-org data keys
+  // that these master keys wrap; unset, one is generated once into CODEC_MASTER_KEY_FILE.
+  // `off` writes clear payloads (benchmarks only: such a process cannot read encrypted runs).
+  TEMPORAL_PAYLOAD_CODEC: z.enum(['aes-256-gcm', 'off']).default('aes-256-gcm'),
+  CODEC_MASTER_KEYS: MasterKeyListSchema.optional(),
+  CODEC_MASTER_KEY_FILE: z.string().default('.data/codec-master-keys'),
+  // Browser origins (the Temporal Web UI) allowed to call the API's /codec endpoint.
+  CODEC_CORS_ORIGINS: z
+    .string()
+    .default('http://127.0.0.1:8233,http://localhost:8233')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    )
+    .pipe(z.array(z.string().url()).max(20)),
   // The CLI acts as the holder of this API key (never a command-line argument).
   CS_API_KEY: z.string().optional(),
   CS_API_KEY_FILE: z.string().optional(),

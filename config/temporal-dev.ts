@@ -18,6 +18,11 @@ export const TemporalDevConfigSchema = z
     dbFilename: z.string().optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'never']).default('warn'),
     headless: z.boolean().default(false),
+    /**
+     * The codec server the Web UI calls to show encrypted payloads (the API's /codec; `npm
+     * start` sets it to its own API). The browser calls it, so it must be reachable from there.
+     */
+    uiCodecEndpoint: z.string().url().optional(),
     searchAttributes: z
       .record(
         z.string(),
@@ -63,6 +68,7 @@ export function devServerArgs(
   if (c.metricsPort) args.push('--metrics-port', String(c.metricsPort));
   if (c.dbFilename) args.push('--db-filename', resolve(projectRoot, c.dbFilename));
   if (c.headless) args.push('--headless');
+  if (c.uiCodecEndpoint) args.push('--ui-codec-endpoint', c.uiCodecEndpoint);
   for (const [k, t] of Object.entries(c.searchAttributes))
     args.push('--search-attribute', `${k}=${t}`);
   for (const [k, v] of Object.entries(c.dynamicConfig))

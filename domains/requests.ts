@@ -13,13 +13,13 @@ export const requestsDomain: DomainModule = {
   taskQueue: (base) => domainTaskQueue(base, 'requests'),
   workflows: ['requestWorkflow', 'delegationWatchWorkflow'],
   cacheWeight: 1,
-  activities: async ({ cfg, database, connection, client, baseQueue, requests }) => {
+  activities: async ({ cfg, database, client, baseQueue, requests }) => {
     if (cfg.DELEGATION_WATCH_MINUTES > 0)
       await syncDelegationWatchSchedule(client, baseQueue, cfg.DELEGATION_WATCH_MINUTES);
     return registerRequests({
       cfg,
       db: database.db,
-      connection,
+      client,
       taskQueue: baseQueue,
       options: requests,
     });

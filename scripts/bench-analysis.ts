@@ -74,7 +74,7 @@ export async function benchAnalysis(opts: {
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
       { name: 'analysis', ...benchPorts(30, { temporal: 17_970, pg: 55_491 }) },
       stops,
@@ -85,7 +85,7 @@ export async function benchAnalysis(opts: {
     const codeCfg = { ...runCfg, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined };
     const taskQueue = 'bench-an';
     const { worker, connection } = await createWorker({ cfg: codeCfg, database, taskQueue });
-    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const client = await runBenchWorker({ worker, connection }, { runCfg, database }, stops);
 
     const i0 = performance.now();
     const { document, ingestion } = await ingestFile(

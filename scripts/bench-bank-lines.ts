@@ -101,7 +101,7 @@ export async function benchBankLines(opts: {
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
       { name: 'bank-lines', ...benchPorts(40, { temporal: 17_980, pg: 55_490 }) },
       stops,
@@ -160,7 +160,7 @@ export async function benchBankLines(opts: {
       taskQueue,
       agentRuntime: { agentsDir, anthropic: null },
     });
-    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const client = await runBenchWorker({ worker, connection }, { runCfg, database }, stops);
     const gw = new GatewayClient(client, db, taskQueue);
 
     // Warm the rules' accounts and the bank account: one posting, approved by a person.

@@ -85,7 +85,7 @@ export async function benchBills(opts: { n: number; stallMs?: number }): Promise
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
       { name: 'bills', ...benchPorts(50, { temporal: 17_990, pg: 55_500 }) },
       stops,
@@ -99,7 +99,7 @@ export async function benchBills(opts: { n: number; stallMs?: number }): Promise
     const codeCfg = { ...runCfg, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined };
     const taskQueue = 'bench-bills';
     const { worker, connection } = await createWorker({ cfg: codeCfg, database, taskQueue });
-    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const client = await runBenchWorker({ worker, connection }, { runCfg, database }, stops);
     const gw = new GatewayClient(client, db, taskQueue);
     const approveAll = async (key: string) => {
       const v = await gw.settle(org, key, 60_000);

@@ -1,7 +1,7 @@
 import { cpus, tmpdir } from 'node:os';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { connectClient } from '../client/temporal-connection';
 import { parse, stringify } from 'yaml';
 import { loadConfig } from '../config/env';
 import { ensureOrganization } from '../db/repositories/organizations';
@@ -84,7 +84,7 @@ export async function benchEvents(opts: {
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
       {
         name: 'events',
@@ -132,9 +132,8 @@ export async function benchEvents(opts: {
       await running;
       await connection.close();
     });
-    const clientConnection = await Connection.connect({ address: server.address });
-    stops.push(() => clientConnection.close());
-    const client = new Client({ connection: clientConnection, namespace: server.namespace });
+    const client = await connectClient(runCfg, database.db);
+    stops.push(() => client.connection.close());
     const events = new EventsClient(client, database.db, { taskQueue, retryDelaysMs: [] });
     const smallOrgs = Array.from({ length: opts.smallOrgs ?? 0 }, (_, k) => `${org}-small${k + 1}`);
     for (const o of smallOrgs) {

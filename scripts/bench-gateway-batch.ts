@@ -37,7 +37,7 @@ export async function benchGatewayBatch(opts: {
   const stops: (() => Promise<void>)[] = [];
   mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true }); // the dev server's log goes there
   try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
       { name: 'gateway-batch', ...benchPorts(20, { temporal: 17_930, pg: 55_496 }) },
       stops,
@@ -58,7 +58,7 @@ export async function benchGatewayBatch(opts: {
       });
     const taskQueue = 'bench-gateway-batch';
     const { worker, connection } = await createWorker({ cfg: runCfg, database, taskQueue });
-    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const client = await runBenchWorker({ worker, connection }, { runCfg, database }, stops);
     const gw = new GatewayClient(client, database.db, taskQueue, {
       decisionSecret: runCfg.DECISION_SIGNING_SECRET,
     });

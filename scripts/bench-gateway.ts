@@ -12,7 +12,8 @@ import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-pl
  * `npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20]`: starts what it needs
  * (a dev server on its own port, PostgreSQL from DATABASE_URL or an embedded one in a
  * temporary directory, an in-process worker), measures low-risk postings end to end and the
- * apply layer alone, prints and writes the figures, and stops what it started.
+ * apply layer alone, prints and writes the figures, and stops what it started. History is
+ * encrypted by the payload codec as in production; TEMPORAL_PAYLOAD_CODEC=off measures without.
  */
 export interface GatewayBench {
   suite: 'gateway';
@@ -23,6 +24,8 @@ export interface GatewayBench {
   appliesPerSecond: number;
   autoLaneLatencyMs: { p50: number; p95: number };
   cores: number;
+  /** TEMPORAL_PAYLOAD_CODEC: history encrypted (the default) or `off` (the comparison run). */
+  payloadCodec: 'aes-256-gcm' | 'off';
 }
 
 const pct = (sorted: number[], p: number) =>
@@ -42,7 +45,7 @@ export async function benchGateway(n: number, concurrency: number): Promise<Gate
   const cfg = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
       { name: 'gateway', ...benchPorts(10, { temporal: 17_900, pg: 55_499 }) },
       stops,
@@ -129,7 +132,7 @@ export async function benchGateway(n: number, concurrency: number): Promise<Gate
       database,
       taskQueue: 'bench-gw',
     });
-    const client = await runBenchWorker({ worker, connection }, server, stops);
+    const client = await runBenchWorker({ worker, connection }, { runCfg, database }, stops);
     const gw = new GatewayClient(client, database.db, 'bench-gw');
     const latencies: number[] = [];
     const e2eStart = performance.now();
@@ -159,6 +162,7 @@ export async function benchGateway(n: number, concurrency: number): Promise<Gate
       appliesPerSecond: round(appliesPerSecond),
       autoLaneLatencyMs: { p50: round(pct(latencies, 50)), p95: round(pct(latencies, 95)) },
       cores: cpus().length,
+      payloadCodec: cfg.TEMPORAL_PAYLOAD_CODEC,
     };
   } finally {
     for (const stop of stops.reverse())

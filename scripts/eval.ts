@@ -56,7 +56,7 @@ async function invoices(rest: string[]): Promise<void> {
   const ignoreAttachments = values['ignore-attachments'] === true;
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const platform = await bringUpPlatform({ poolSize: 6 });
-  const client = await connectClient(platform.cfg);
+  const client = await connectClient(platform.cfg, platform.database.db);
   const taskQueue = `eval-${Date.now()}`;
   const { worker, connection } = await createWorker({
     cfg: platform.cfg,
@@ -182,7 +182,7 @@ async function main(argv: string[]): Promise<void> {
   const args = Args.parse({ ...rest2, documentsDir: values['documents-dir'] });
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const platform = await bringUpPlatform({ poolSize: 6 });
-  const client = await connectClient(platform.cfg);
+  const client = await connectClient(platform.cfg, platform.database.db);
   const taskQueue = `eval-${Date.now()}`;
   const { worker, connection } = await createWorker({
     // --no-ixbrl: this run's worker (its own task queue) answers from the text alone; the

@@ -5,6 +5,8 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { loadConfig } from '../config/env';
 import { connectClient } from '../client/temporal-connection';
+import { createPayloadCodec, dataConverterOf } from '../client/codec/payload-codec';
+import { openDatabase, type Database } from '../db/connection';
 
 /**
  * Replays histories against the current workflow code: the operator's check before a deploy
@@ -16,7 +18,9 @@ import { connectClient } from '../client/temporal-connection';
  *   npm run replay -- --workflow-id ID [--workflow-id ID ...]
  *   npm run replay -- --query 'CsOrg="demo" AND ExecutionStatus="Failed"' [--limit 100]
  *
- * Prints one JSON line per history; exits 1 when any fails to replay.
+ * Prints one JSON line per history; exits 1 when any fails to replay. Encrypted histories are
+ * decrypted with the installation's payload codec (its data keys from the database, opened only
+ * when a history holds an encrypted payload); clear ones, from before the codec, pass through.
  */
 /**
  * The id the run had: its started event carries it (server 1.27+). Without it the replayer
@@ -44,9 +48,15 @@ async function main(argv: string[]): Promise<void> {
       limit: { type: 'string' },
     },
   });
-  const source: { workflowBundle: { code: string } } | { workflowsPath: string } = values.bundle
+  const cfg = loadConfig();
+  let database: Promise<Database> | undefined;
+  const db = async () => (await (database ??= openDatabase(cfg))).db;
+  // Decode only: a replayer's completions go nowhere, so it never needs to create a data key.
+  const dataConverter = dataConverterOf(createPayloadCodec(cfg, db, { encode: false }));
+  const code: { workflowBundle: { code: string } } | { workflowsPath: string } = values.bundle
     ? { workflowBundle: { code: readFileSync(values.bundle, 'utf8') } }
     : { workflowsPath: require.resolve('../workflows') };
+  const source = { ...code, dataConverter };
 
   const histories: { name: string; history: unknown }[] = positionals.map((file) => ({
     name: basename(file),
@@ -54,7 +64,7 @@ async function main(argv: string[]): Promise<void> {
   }));
   const ids = values['workflow-id'] ?? [];
   if (ids.length > 0 || values.query) {
-    const client = await connectClient(loadConfig());
+    const client = await connectClient(cfg, db);
     try {
       for (const id of ids)
         histories.push({ name: id, history: await client.workflow.getHandle(id).fetchHistory() });
@@ -98,6 +108,7 @@ async function main(argv: string[]): Promise<void> {
       );
     }
   }
+  if (database) await (await database).close();
   process.exitCode = failed > 0 ? 1 : 0;
 }
 

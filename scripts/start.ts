@@ -59,7 +59,11 @@ async function main(): Promise<void> {
 
   // 1–2. Temporal dev server and the database (embedded unless DATABASE_URL is set), migrated.
   // Each service registers its stop as soon as it is up, so Ctrl-C during start-up stops it.
-  const platform = await bringUpPlatform({ poolSize: 2, stops });
+  // The Web UI shows encrypted history through this process's API (/codec/decode): an owner or
+  // admin signs in at /inbox, then ticks "include cross-origin credentials" in the UI's codec
+  // settings. (A dev server that was already running keeps the endpoint it was started with.)
+  const uiCodecEndpoint = `http://127.0.0.1:${cfg.API_PORT}/codec`;
+  const platform = await bringUpPlatform({ poolSize: 2, stops, uiCodecEndpoint });
   platform.log.forEach((l) => console.log(l));
   const { database, databaseUrl } = platform;
   const uiUrl = platform.uiUrl ?? '(your cluster’s Web UI)';
@@ -70,6 +74,14 @@ async function main(): Promise<void> {
     displayName: 'Demo Reviewer',
     orgId: DEMO_ORG,
     roles: ['reviewer'],
+  });
+  // The demo's admin: reads the org's encrypted history in the Web UI through /codec.
+  await ensureUser(database.db, {
+    id: 'demo-admin',
+    email: 'admin@demo.example',
+    displayName: 'Demo Admin',
+    orgId: DEMO_ORG,
+    roles: ['admin'],
   });
 
   // 3. The worker, as its own process, like in production.
@@ -93,7 +105,7 @@ async function main(): Promise<void> {
   });
 
   // 4. Sample workload.
-  const client = await connectClient(cfg);
+  const client = await connectClient(cfg, database.db);
   // The HTTP surface, on the same client and database.
   // Like the worker, it logs warnings and up here (JSON lines); `npm run api` logs every request.
   const api = createApiServer({
@@ -285,11 +297,14 @@ async function main(): Promise<void> {
   // The demo people get issued API keys (shown once: written to files only they should read).
   const keys = await issueDemoKeyFiles(
     database.db,
-    ['demo-reviewer', 'demo-clerk', 'demo-approver-1', 'demo-approver-2'],
+    ['demo-reviewer', 'demo-clerk', 'demo-approver-1', 'demo-approver-2', 'demo-admin'],
     join(PROJECT_ROOT, '.data', 'keys'),
     DEMO_ORG,
   );
   console.log(`\nTemporal Web UI: ${uiUrl}`);
+  console.log(
+    `History codec:   ${uiCodecEndpoint}  (history is encrypted: sign in at /inbox with ${keys['demo-admin']}, then tick "include cross-origin credentials" in the UI's codec settings)`,
+  );
   console.log(
     `HTTP API:        http://127.0.0.1:${cfg.API_PORT}/v1/orgs/${DEMO_ORG}/trial-balance  (Authorization: Bearer $(cat ${keys['demo-reviewer']}))`,
   );

@@ -2,7 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../client/temporal-connection';
 import { parse, stringify } from 'yaml';
 import type { Database } from '../db/connection';
 import { createWorker } from '../worker';
@@ -60,8 +61,7 @@ export async function startRuntimeWorker(
     agentRuntime: opts.agentRuntime,
   });
   const running = worker.run();
-  const clientConnection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  const client = new Client({ connection: clientConnection, namespace: cfg.TEMPORAL_NAMESPACE });
+  const client = await connectClient(cfg, database.db);
   return {
     client,
     taskQueue,
@@ -70,7 +70,7 @@ export async function startRuntimeWorker(
       worker.shutdown();
       await running;
       await connection.close();
-      await clientConnection.close();
+      await client.connection.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../client/temporal-connection';
 import type { WorkerGroup } from '../worker-group';
 import type { NativeConnection } from '@temporalio/worker';
 import { GatewayClient } from '../client/gateway-client';
@@ -82,8 +83,7 @@ it('a worker killed mid-apply: the other worker applies it within the heartbeat 
     },
   );
   await lineFrom(doomed, 'WORKER_READY', 60_000);
-  const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  client = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  client = await connectClient(cfg, database.db);
   const gw = new GatewayClient(client, database.db, taskQueue);
 
   const w = journalPost({ amount: '777' });

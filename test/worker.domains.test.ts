@@ -4,7 +4,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import type { NativeConnection } from '@temporalio/worker';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../client/temporal-connection';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import { GatewayClient } from '../client/gateway-client';
@@ -79,8 +80,7 @@ beforeAll(async () => {
   const w = await createWorker({ cfg, database, workflowBundle: workflowBundle() });
   rest = { ...w, running: w.worker.run() };
   expect(await ready).toEqual([domainTaskQueue(baseQueue, 'gateway')]);
-  const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  client = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  client = await connectClient(cfg, database.db);
 }, 90_000);
 
 afterAll(async () => {

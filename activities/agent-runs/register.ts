@@ -1,6 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { Client } from '@temporalio/client';
-import type { NativeConnection } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/connection';
 import { createEventsActivities } from '../events';
@@ -54,7 +53,7 @@ export interface AgentRuntime {
 export async function registerAgentRuntime(deps: {
   cfg: AppConfig;
   db: Db;
-  connection: NativeConnection;
+  client: Client;
   taskQueue: string;
   options?: AgentRuntimeOptions;
 }): Promise<AgentRuntime> {
@@ -71,12 +70,8 @@ export async function registerAgentRuntime(deps: {
             maxRetries: 2,
           })
         : null;
-  // The worker's own connection serves the activities' client too (NativeConnection is a
-  // ConnectionLike), so nothing extra needs closing.
-  const client = new Client({
-    connection: deps.connection,
-    namespace: deps.cfg.TEMPORAL_NAMESPACE,
-  });
+  // The worker's client (its connection, and the payload codec every process uses).
+  const client = deps.client;
   const events = createEventsActivities({
     db: deps.db,
     agents: new Map(definitions.map((d) => [d.config.agent_type, d.snapshot])),

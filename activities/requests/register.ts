@@ -1,6 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { Client } from '@temporalio/client';
-import type { NativeConnection } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/connection';
 import { loadPriceTable } from '../agent-runs/pricing';
@@ -20,7 +19,7 @@ export interface RequestsRuntimeOptions {
 export function registerRequests(deps: {
   cfg: AppConfig;
   db: Db;
-  connection: NativeConnection;
+  client: Client;
   taskQueue: string;
   options?: RequestsRuntimeOptions;
 }): Record<string, (...args: never[]) => unknown> {
@@ -46,10 +45,8 @@ export function registerRequests(deps: {
             maxRetries: 2,
           })
         : null;
-  const client = new Client({
-    connection: deps.connection,
-    namespace: deps.cfg.TEMPORAL_NAMESPACE,
-  });
+  // The worker's client (its connection, and the payload codec every process uses).
+  const client = deps.client;
   return {
     ...createRequestsActivities({
       db: deps.db,

@@ -55,10 +55,12 @@ export function processContext(json: boolean): CliContext {
   let database: Promise<Database> | undefined;
   let client: Promise<Client> | undefined;
   const config = () => (cfg ??= loadConfig());
+  const db = async () => (await (database ??= openDatabase(config()))).db;
   return {
     config,
-    db: async () => (await (database ??= openDatabase(config()))).db,
-    temporal: () => (client ??= connectClient(config())),
+    db,
+    // The codec's data keys are in the database: opened when a payload first needs one.
+    temporal: () => (client ??= connectClient(config(), db)),
     namespace: () => config().TEMPORAL_NAMESPACE,
     out: consoleOutput(json),
     close: async () => {

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { InvalidRequestError } from '../errors';
 import type { Runner } from '../program';
 import { parseOptions } from './context';
+import { createPayloadCodec, dataConverterOf } from '../codec/payload-codec';
 
 const { EventType } = temporal.api.enums.v1;
 
@@ -238,9 +239,14 @@ export function registerReplayCommand(program: Command, run: Runner): void {
             'Nothing to replay: give workflow ids, --file or --all --type',
             [{ path: 'workflowIds', message: 'none given' }],
           );
+        // Encrypted histories decode with the installation's codec (decode only: a replay's
+        // completions go nowhere); clear ones from before the codec pass through.
+        const dataConverter = dataConverterOf(
+          createPayloadCodec(ctx.config(), () => ctx.db(), { encode: false }),
+        );
         const code: ReplayWorkerOptions = o.bundle
-          ? { workflowBundle: { code: readFileSync(o.bundle, 'utf8') } }
-          : { workflowsPath: o.workflows ?? require.resolve('../../workflows') };
+          ? { workflowBundle: { code: readFileSync(o.bundle, 'utf8') }, dataConverter }
+          : { workflowsPath: o.workflows ?? require.resolve('../../workflows'), dataConverter };
 
         const bar =
           !ctx.out.json && sources.length > 1

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     .opts<{ transport: string; port: string; host: string; agentsDir?: string }>();
   const cfg = loadConfig();
   const database = await openDatabase(cfg);
-  const client = await connectClient(cfg);
+  const client = await connectClient(cfg, database.db);
   const deps = {
     db: database.db,
     client,

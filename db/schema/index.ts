@@ -15,3 +15,4 @@ export * from './reconciliation';
 export * from './filing-facts';
 export * from './event-outbox';
 export * from './decision-nonces';
+export * from './codec';

@@ -5,7 +5,8 @@ import { stringify } from 'yaml';
 import { CHAOS_AGENT, LOOP_AGENT, startChaosModel } from './fake-model';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../../client/temporal-connection';
 import { parseConfig, type AppConfig } from '../../config/env';
 import { openDatabase, type Database } from '../../db/connection';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../db/embedded-postgres';
@@ -168,9 +169,9 @@ export async function bringUpChaosPlatform(log: (s: string) => void): Promise<Ch
     const database = await openDatabase(cfg);
     stops.push(database.close);
     await runMigrations(database);
-    const connection = await Connection.connect({ address: devServer.address });
-    stops.push(() => connection.close());
-    const client = new Client({ connection, namespace: devServer.namespace });
+    // The same payload codec as the worker process (same master key file, same database).
+    const client = await connectClient(cfg, database.db);
+    stops.push(() => client.connection.close());
     const worker = startWorkerProcess(env, (s) => log(`[worker] ${s}`));
     stops.push(worker.stop);
     return {

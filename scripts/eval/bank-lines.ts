@@ -502,7 +502,7 @@ export async function bankLinesMain(argv: string[]): Promise<void> {
   const { parseArgs } = await import('node:util');
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { dirname, resolve } = await import('node:path');
-  const { Client, Connection } = await import('@temporalio/client');
+  const { connectClient } = await import('../../client/temporal-connection');
   const { DefaultLogger, Runtime } = await import('@temporalio/worker');
   const { loadConfig } = await import('../../config/env');
   const { createWorker } = await import('../../worker');
@@ -527,7 +527,7 @@ export async function bankLinesMain(argv: string[]): Promise<void> {
   try {
     // A fresh platform of its own (in-memory dev server, throw-away database): a fresh org
     // on nothing anyone else runs.
-    const { server, database, runCfg } = await bringUpBenchPlatform(
+    const { database, runCfg } = await bringUpBenchPlatform(
       loadConfig(),
       {
         name: 'bank-lines',
@@ -544,12 +544,12 @@ export async function bankLinesMain(argv: string[]): Promise<void> {
       await running;
       await connection.close();
     });
-    const clientConnection = await Connection.connect({ address: server.address });
-    stops.push(() => clientConnection.close());
+    const client = await connectClient(runCfg, database.db);
+    stops.push(() => client.connection.close());
     const report = await runBankLines({
       datasetDir: resolve(values.dataset),
       db: database.db,
-      client: new Client({ connection: clientConnection, namespace: server.namespace }),
+      client,
       taskQueue,
       ...(runCfg.DECISION_SIGNING_SECRET ? { decisionSecret: runCfg.DECISION_SIGNING_SECRET } : {}),
       limitPerMonth: values.limit ? Math.max(1, Number(values.limit)) : undefined,

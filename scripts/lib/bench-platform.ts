@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../../client/temporal-connection';
 import { Client as PgClient } from 'pg';
 import type { AppConfig } from '../../config/env';
 import { openDatabase, type Database } from '../../db/connection';
@@ -114,7 +115,7 @@ export async function runBenchWorker(
     worker: { run(): Promise<void>; shutdown(): void };
     connection: { close(): Promise<void> };
   },
-  server: RunningDevServer,
+  platform: { runCfg: AppConfig; database: Database },
   stops: (() => Promise<void>)[],
 ): Promise<Client> {
   const { worker, connection } = started;
@@ -124,7 +125,9 @@ export async function runBenchWorker(
     await running;
     await connection.close();
   });
-  const clientConnection = await Connection.connect({ address: server.address });
-  stops.push(() => clientConnection.close());
-  return new Client({ connection: clientConnection, namespace: server.namespace });
+  // The installation's client: the same payload codec as the worker (or none when the bench
+  // runs with TEMPORAL_PAYLOAD_CODEC=off).
+  const client = await connectClient(platform.runCfg, platform.database.db);
+  stops.push(() => client.connection.close());
+  return client;
 }

@@ -27,6 +27,8 @@ export async function bringUpPlatform(
     poolSize?: number;
     /** The caller's stop list: each service is added as soon as it is up (Ctrl-C mid start-up). */
     stops?: (() => Promise<void>)[];
+    /** The Web UI's codec server (`npm start`: its API's /codec), when it starts the dev server. */
+    uiCodecEndpoint?: string;
   } = {},
 ): Promise<Platform> {
   const cfg = loadConfig();
@@ -36,7 +38,10 @@ export async function bringUpPlatform(
   const log: string[] = [];
   let uiUrl: string | null = null;
   if (process.env.TEMPORAL_ADDRESS === undefined) {
-    const server = await startDevServer({}, join(dataDir, 'temporal-dev.log'));
+    const server = await startDevServer(
+      opts.uiCodecEndpoint ? { uiCodecEndpoint: opts.uiCodecEndpoint } : {},
+      join(dataDir, 'temporal-dev.log'),
+    );
     stops.push(server.stop);
     uiUrl = server.uiUrl;
     log.push(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../../client/temporal-connection';
 import { parseConfig, type AppConfig } from '../../config/env';
 import type { Database } from '../../db/connection';
 import { createWorker } from '../../worker';
@@ -46,8 +47,8 @@ export async function startTestWorker(
     activityOverrides,
   });
   const running = worker.run();
-  const clientConnection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  const client = new Client({ connection: clientConnection, namespace: cfg.TEMPORAL_NAMESPACE });
+  // With the worker's payload codec (same master key file, same database's data keys).
+  const client = await connectClient(cfg, database.db);
   return {
     client,
     taskQueue,
@@ -55,7 +56,7 @@ export async function startTestWorker(
       worker.shutdown();
       await running;
       await connection.close();
-      await clientConnection.close();
+      await client.connection.close();
     },
   };
 }
