@@ -1,14 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBillDocument } from '../activities/bills/read-bill';
-import { peppolSefPath } from '../activities/bills/einvoice/cius-validation';
+import { ciiInvoice } from '../scripts/lib/einvoice-builder';
+import { ciusSefPath } from '../activities/bills/einvoice/cius-validation';
 
 /**
  * PEPPOL BIS Billing 3.0 (a CIUS of EN 16931): an invoice whose BT-24 names it is judged by
  * the PEPPOL rules on top of the norm's (pure: no database, no Temporal).
  */
 beforeAll(() => {
-  if (!existsSync(peppolSefPath()))
+  if (!existsSync(ciusSefPath('peppol', 'ubl')))
     throw new Error('The PEPPOL BIS 3 rules are not installed: run `npm run en16931-rules`');
 });
 
@@ -45,5 +46,29 @@ describe('PEPPOL BIS Billing 3.0 rules', () => {
     );
     const ex = await readBillDocument(xmlDoc(xml));
     expect(ex.outcome).toBe('ready');
+  });
+});
+
+describe('XRechnung 3.0 rules', () => {
+  const spec = {
+    number: 'RE-2026-0042',
+    lines: [{ name: 'Beratung März', net: '1200.00', rate: '19' }],
+  };
+  it('an invoice claiming XRechnung 3.0 without a buyer reference goes to review (BR-DE-15)', async () => {
+    const ex = await readBillDocument(
+      xmlDoc(
+        ciiInvoice({
+          ...spec,
+          specification: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+        }),
+      ),
+    );
+    expect(ex.outcome).toBe('human_review');
+    expect(ex.reasons.join(' ')).toMatch(
+      /rules_valid: en16931-1\.3\.16\+xrechnung-3\.0\.2: .*\[BR-DE-15\]/,
+    );
+  });
+  it('the same invoice claiming only EN 16931 is ready', async () => {
+    expect((await readBillDocument(xmlDoc(ciiInvoice(spec)))).outcome).toBe('ready');
   });
 });

@@ -8,8 +8,8 @@ import {
   sefPath,
 } from '../../activities/bills/einvoice/en16931-validation';
 import { fetchJar, sha256, unzipMember } from './maven-jar';
-import { ensurePeppolRules } from './cius-rules';
-import { PEPPOL_RULES_VERSION } from '../../activities/bills/einvoice/cius-validation';
+import { ensureCiusRules } from './cius-rules';
+import { ciusRuleset } from '../../activities/bills/einvoice/cius-validation';
 
 /**
  * Installs the official EN 16931 validation rules for the bill processor. The CEN schematron
@@ -68,9 +68,9 @@ export function ensureEn16931Rules(log: (m: string) => void = console.log): stri
 if (require.main === module) {
   const started = Date.now();
   const dir = ensureEn16931Rules();
-  // The CIUS rules (PEPPOL BIS 3) ride on the norm's: same script, same bootstrap step.
-  const peppol = ensurePeppolRules();
+  // The CIUS rules (PEPPOL BIS 3, XRechnung 3.0) ride on the norm's: same script, same step.
+  for (const cius of ['peppol', 'xrechnung'] as const) ensureCiusRules(cius);
   console.log(
-    `[bootstrap] EN 16931 rules ${EN16931_RULES_VERSION} ready in ${dir}, PEPPOL BIS 3 rules ${PEPPOL_RULES_VERSION} in ${peppol} (${Math.round((Date.now() - started) / 1000)}s)`,
+    `[bootstrap] EN 16931 rules ${EN16931_RULES_VERSION} ready in ${dir}, with ${ciusRuleset('peppol')} and ${ciusRuleset('xrechnung')} (${Math.round((Date.now() - started) / 1000)}s)`,
   );
 }

@@ -6,46 +6,68 @@ import { PROJECT_ROOT, svrlFindings } from './en16931-validation';
 
 /**
  * National and community CIUS rules (core invoice usage specifications of EN 16931), applied in
- * addition to the norm's rules when the invoice's BT-24 names the CIUS. Only PEPPOL BIS
- * Billing 3.0 is installed: its maintainers' schematron, compiled to XSLT (OpenPEPPOL release
- * 2026.5, in force since May 2026) and republished unchanged on Maven Central by
- * phive-rules-peppol, compiled to SEF by `npm run en16931-rules`. PEPPOL BIS 3 is defined for
- * UBL only; XRechnung's rules are not on Maven Central (see the README).
+ * addition to the norm's rules when the invoice's BT-24 names the CIUS. Each is its maintainers'
+ * schematron compiled to XSLT, republished unchanged on Maven Central by phive-rules-*, compiled
+ * to SEF by `npm run en16931-rules` (see scripts/lib/cius-rules.ts for the pinned jars).
+ *
+ * - PEPPOL BIS Billing 3.0: OpenPEPPOL release 2026.5 (in force since May 2026); defined for
+ *   UBL only, so a CII invoice claiming it is judged by EN 16931 alone.
+ * - XRechnung 3.0: KoSIT's rules 3.0.2 (the current 3.0.x), UBL and CII. XRechnung 2.x
+ *   invoices are not matched: the rules of each 2.x release differ and none is installed.
  */
-export const PEPPOL_RULES_VERSION = '2026.5';
-export const PEPPOL_BIS3_ID =
-  'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
+export type Cius = 'peppol' | 'xrechnung';
+export type CiusSyntax = 'ubl' | 'cii';
 
-export type Cius = 'peppol';
+export const CIUS_RULES = {
+  peppol: {
+    label: 'peppol-bis3',
+    version: '2026.5',
+    specification: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+    syntaxes: ['ubl'] as CiusSyntax[],
+  },
+  xrechnung: {
+    label: 'xrechnung',
+    version: '3.0.2',
+    specification: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+    syntaxes: ['ubl', 'cii'] as CiusSyntax[],
+  },
+} as const;
 
-export function peppolRulesDir(): string {
-  return join(PROJECT_ROOT, '.tools', 'peppol', PEPPOL_RULES_VERSION);
+export const PEPPOL_BIS3_ID = CIUS_RULES.peppol.specification;
+
+export function ciusRulesDir(cius: Cius): string {
+  return join(PROJECT_ROOT, '.tools', cius, CIUS_RULES[cius].version);
 }
-export const peppolSefPath = () => join(peppolRulesDir(), 'ubl.sef.json');
+export const ciusSefPath = (cius: Cius, syntax: CiusSyntax) =>
+  join(ciusRulesDir(cius), `${syntax}.sef.json`);
 
-/** The CIUS the invoice's specification identifier (BT-24) names, if one is installed. */
-export function ciusOf(specification: string | null): Cius | null {
-  return specification?.trim() === PEPPOL_BIS3_ID ? 'peppol' : null;
+/** The CIUS the invoice's specification identifier (BT-24) names, if its rules cover the syntax. */
+export function ciusOf(specification: string | null, syntax: CiusSyntax): Cius | null {
+  const id = specification?.trim();
+  for (const cius of Object.keys(CIUS_RULES) as Cius[]) {
+    const r = CIUS_RULES[cius];
+    if (r.specification === id && r.syntaxes.includes(syntax)) return cius;
+  }
+  return null;
 }
 
-let peppolStylesheet: unknown = null;
+/** `peppol-bis3-2026.5`: the name the verdict's ruleset carries. */
+export const ciusRuleset = (cius: Cius) => `${CIUS_RULES[cius].label}-${CIUS_RULES[cius].version}`;
 
-/** Runs the PEPPOL BIS Billing 3.0 rules over a UBL invoice's XML text. */
-export function runPeppolRules(xml: string): RuleFinding[] {
-  if (!peppolStylesheet) {
-    const path = peppolSefPath();
+const stylesheets = new Map<string, unknown>();
+
+/** Runs a CIUS's rules over the invoice's XML text. */
+export function runCiusRules(cius: Cius, syntax: CiusSyntax, xml: string): RuleFinding[] {
+  const path = ciusSefPath(cius, syntax);
+  let s = stylesheets.get(path);
+  if (!s) {
     if (!existsSync(path))
-      throw new Error(
-        `the PEPPOL BIS 3 rules are not installed (${path}); run npm run en16931-rules`,
-      );
-    peppolStylesheet = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      throw new Error(`the ${cius} rules are not installed (${path}); run npm run en16931-rules`);
+    s = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    stylesheets.set(path, s);
   }
   const result = SaxonJS.transform(
-    {
-      stylesheetInternal: peppolStylesheet,
-      sourceText: xml.replace(/^\uFEFF/, ''),
-      destination: 'serialized',
-    },
+    { stylesheetInternal: s, sourceText: xml.replace(/^\uFEFF/, ''), destination: 'serialized' },
     'sync',
   );
   return svrlFindings(result.principalResult);

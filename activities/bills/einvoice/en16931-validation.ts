@@ -8,7 +8,7 @@ import type {
 import SaxonJS from 'saxon-js';
 import { arithmeticFindings, scaled } from './arithmetic';
 import { PROFILES_WITHOUT_LINES } from './profile';
-import { PEPPOL_RULES_VERSION, ciusOf, runPeppolRules } from './cius-validation';
+import { ciusOf, ciusRuleset, runCiusRules } from './cius-validation';
 
 /**
  * EN 16931 validation with the official rules: the CEN schematron (release 1.3.16), compiled
@@ -138,13 +138,13 @@ export function validateInvoice(
       ms: Date.now() - started,
     };
   }
-  // A CIUS named by BT-24 adds its own rules to the norm's (PEPPOL BIS 3: UBL only).
-  const cius = syntax === 'ubl' ? ciusOf(invoice.specification) : null;
-  const ruleset = `en16931-${EN16931_RULES_VERSION}${cius ? `+peppol-bis3-${PEPPOL_RULES_VERSION}` : ''}`;
+  // A CIUS named by BT-24 (PEPPOL BIS 3, XRechnung 3.0) adds its own rules to the norm's.
+  const cius = ciusOf(invoice.specification, syntax);
+  const ruleset = `en16931-${EN16931_RULES_VERSION}${cius ? `+${ciusRuleset(cius)}` : ''}`;
   let findings: RuleFinding[];
   try {
     findings = runEn16931Rules(syntax, xml);
-    if (cius === 'peppol') findings.push(...runPeppolRules(xml));
+    if (cius) findings.push(...runCiusRules(cius, syntax, xml));
   } catch (err) {
     return {
       ruleset,
