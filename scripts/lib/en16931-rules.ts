@@ -1,15 +1,5 @@
-import { createHash } from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EN16931_RULES_VERSION,
@@ -17,6 +7,9 @@ import {
   en16931RulesDir,
   sefPath,
 } from '../../activities/bills/einvoice/en16931-validation';
+import { fetchJar, sha256, unzipMember } from './maven-jar';
+import { ensureCiusRules } from './cius-rules';
+import { ciusRuleset } from '../../activities/bills/einvoice/cius-validation';
 
 /**
  * Installs the official EN 16931 validation rules for the bill processor. The CEN schematron
@@ -36,47 +29,6 @@ const MEMBERS = {
   },
 } as const;
 
-function jarPath(): string {
-  const repo = process.env.MAVEN_REPO ?? join(homedir(), '.m2', 'repository');
-  const { group, name, version } = ARTIFACT;
-  return join(repo, ...group.split('.'), name, version, `${name}-${version}.jar`);
-}
-
-function fetchJar(log: (m: string) => void): string {
-  const jar = jarPath();
-  if (existsSync(jar)) return jar;
-  log(`[en16931] fetching ${ARTIFACT.group}:${ARTIFACT.name}:${ARTIFACT.version} (Maven Central)…`);
-  const r = spawnSync(
-    'mvn',
-    [
-      '-q',
-      '-B',
-      'dependency:get',
-      `-Dartifact=${ARTIFACT.group}:${ARTIFACT.name}:${ARTIFACT.version}`,
-      '-Dtransitive=false',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 600_000 },
-  );
-  if (r.status !== 0 || !existsSync(jar))
-    throw new Error(
-      `could not fetch the EN 16931 rules with mvn (${r.error?.message ?? `exit ${r.status}`}): ${(r.stdout + r.stderr).slice(-500)}`,
-    );
-  return jar;
-}
-
-/** Extracts one member of the jar (a zip) with unzip, or the JDK's jar tool. */
-function unzipMember(jar: string, member: string): Buffer {
-  const viaUnzip = spawnSync('unzip', ['-p', jar, member], { maxBuffer: 64 * 1024 * 1024 });
-  if (viaUnzip.status === 0 && viaUnzip.stdout.length > 0) return viaUnzip.stdout;
-  const dir = mkdtempSync(join(tmpdir(), 'en16931-'));
-  try {
-    execFileSync('jar', ['xf', jar, member], { cwd: dir });
-    return readFileSync(join(dir, member));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 export function en16931RulesInstalled(): boolean {
   return existsSync(sefPath('cii')) && existsSync(sefPath('ubl'));
 }
@@ -85,7 +37,7 @@ export function ensureEn16931Rules(log: (m: string) => void = console.log): stri
   const dir = en16931RulesDir();
   if (en16931RulesInstalled()) return dir;
   mkdirSync(dir, { recursive: true });
-  const jar = fetchJar(log);
+  const jar = fetchJar(ARTIFACT, 'en16931', log);
   const xslt3 = require.resolve('xslt3/xslt3.js', { paths: [PROJECT_ROOT] });
   for (const [syntax, m] of Object.entries(MEMBERS) as [
     keyof typeof MEMBERS,
@@ -93,7 +45,7 @@ export function ensureEn16931Rules(log: (m: string) => void = console.log): stri
   ][]) {
     if (existsSync(sefPath(syntax))) continue;
     const xslt = unzipMember(jar, m.path);
-    const sha = createHash('sha256').update(xslt).digest('hex');
+    const sha = sha256(xslt);
     if (sha !== m.sha256)
       throw new Error(`${m.path} in ${jar} has SHA-256 ${sha}, expected ${m.sha256}: refused`);
     const src = join(dir, `${syntax}.xslt`);
@@ -116,7 +68,9 @@ export function ensureEn16931Rules(log: (m: string) => void = console.log): stri
 if (require.main === module) {
   const started = Date.now();
   const dir = ensureEn16931Rules();
+  // The CIUS rules (PEPPOL BIS 3, XRechnung 3.0) ride on the norm's: same script, same step.
+  for (const cius of ['peppol', 'xrechnung'] as const) ensureCiusRules(cius);
   console.log(
-    `[bootstrap] EN 16931 rules ${EN16931_RULES_VERSION} ready in ${dir} (${Math.round((Date.now() - started) / 1000)}s)`,
+    `[bootstrap] EN 16931 rules ${EN16931_RULES_VERSION} ready in ${dir}, with ${ciusRuleset('peppol')} and ${ciusRuleset('xrechnung')} (${Math.round((Date.now() - started) / 1000)}s)`,
   );
 }

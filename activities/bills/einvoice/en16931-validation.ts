@@ -8,6 +8,7 @@ import type {
 import SaxonJS from 'saxon-js';
 import { arithmeticFindings, scaled } from './arithmetic';
 import { PROFILES_WITHOUT_LINES } from './profile';
+import { ciusOf, ciusRuleset, runCiusRules } from './cius-validation';
 
 /**
  * EN 16931 validation with the official rules: the CEN schematron (release 1.3.16), compiled
@@ -137,12 +138,16 @@ export function validateInvoice(
       ms: Date.now() - started,
     };
   }
+  // A CIUS named by BT-24 (PEPPOL BIS 3, XRechnung 3.0) adds its own rules to the norm's.
+  const cius = ciusOf(invoice.specification, syntax);
+  const ruleset = `en16931-${EN16931_RULES_VERSION}${cius ? `+${ciusRuleset(cius)}` : ''}`;
   let findings: RuleFinding[];
   try {
     findings = runEn16931Rules(syntax, xml);
+    if (cius) findings.push(...runCiusRules(cius, syntax, xml));
   } catch (err) {
     return {
-      ruleset: `en16931-${EN16931_RULES_VERSION}`,
+      ruleset,
       status: 'unavailable',
       fatal: [],
       warnings: [],
@@ -159,7 +164,7 @@ export function validateInvoice(
   // what they can still say (breakdown and totals).
   if (noLines) fatal.push(...arithmeticFindings(invoice));
   return {
-    ruleset: `en16931-${EN16931_RULES_VERSION}`,
+    ruleset,
     status: fatal.length ? 'invalid' : 'valid',
     fatal,
     warnings: findings.filter((f) => f.flag !== 'fatal'),
