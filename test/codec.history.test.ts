@@ -12,7 +12,13 @@ import { issueApiKey } from '../db/repositories/credentials';
 import { ensureUser } from '../db/repositories/organizations';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
 import { createTestDatabase } from './support/database';
-import { startTestWorker, testConfig, workflowBundle, type TestWorker } from './support/worker';
+import {
+  startTestWorker,
+  testConfig,
+  WITH_CODEC,
+  workflowBundle,
+  type TestWorker,
+} from './support/worker';
 import {
   APPROVER_1,
   APPROVER_2,
@@ -50,7 +56,7 @@ type History = temporal.api.history.v1.IHistory;
 async function rawHistory(workflowId: string): Promise<History> {
   // The raw service: no data converter, exactly the bytes the server keeps.
   const res = await worker.client.workflowService.getWorkflowExecutionHistory({
-    namespace: testConfig(database).TEMPORAL_NAMESPACE,
+    namespace: testConfig(database, WITH_CODEC).TEMPORAL_NAMESPACE,
     execution: { workflowId },
   });
   return res.history ?? {};
@@ -75,7 +81,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await seedGatewayOrgs(database.db);
   await warmAccounts(database.db, ['6200', '1010']);
-  worker = await startTestWorker(database);
+  worker = await startTestWorker(database, undefined, WITH_CODEC);
   gw = new GatewayClient(worker.client, database.db, worker.taskQueue);
   const vendor: GatewayWriteInput = {
     orgId: ORG,
@@ -142,7 +148,7 @@ describe('workflow history at rest', () => {
   });
 
   it('decodes with the codec to the same clear values (the check above can fail)', async () => {
-    const setup = createPayloadCodec(testConfig(database), database.db);
+    const setup = createPayloadCodec(testConfig(database, WITH_CODEC), database.db);
     const history = await rawHistory(gatewayWorkflowId(ORG, vendorKey));
     const decoded = await setup!.codec.decode(payloadsOf(history).map((s) => s.payload));
     const text = decoded.map(payloadText).join('\n');
@@ -155,7 +161,7 @@ describe('workflow history at rest', () => {
 
   it('replays encrypted histories with the codec, and clear ones from before it unchanged', async () => {
     const dataConverter = dataConverterOf(
-      createPayloadCodec(testConfig(database), database.db, { encode: false }),
+      createPayloadCodec(testConfig(database, WITH_CODEC), database.db, { encode: false }),
     );
     const options = { workflowBundle: workflowBundle(), dataConverter };
     const id = gatewayWorkflowId(ORG, vendorKey);
@@ -177,7 +183,7 @@ describe('the codec endpoint', () => {
       db: database.db,
       client: worker.client,
       taskQueue: worker.taskQueue,
-      codec: createPayloadCodec(testConfig(database), database.db),
+      codec: createPayloadCodec(testConfig(database, WITH_CODEC), database.db),
       codecCorsOrigins: [UI],
     });
     await ensureUser(database.db, {

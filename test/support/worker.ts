@@ -6,6 +6,9 @@ import { parseConfig, type AppConfig } from '../../config/env';
 import type { Database } from '../../db/connection';
 import { createWorker } from '../../worker';
 
+/** The env a test passes to run its worker and clients with the payload codec on. */
+export const WITH_CODEC = { TEMPORAL_PAYLOAD_CODEC: 'aes-256-gcm' } as const;
+
 export function testConfig(database?: Database, extra: Record<string, string> = {}): AppConfig {
   return parseConfig({
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
@@ -15,6 +18,12 @@ export function testConfig(database?: Database, extra: Record<string, string> = 
     // anchors file (.data/audit-anchors.jsonl), where `audit verify` would find them missing.
     // The anchor tests pass their own file and schedule.
     AUDIT_ANCHOR_EVERY_MINUTES: '0',
+    // Every test file has its own database — its own codec data keys — but all share one
+    // Temporal namespace and many reuse org ids and workflow ids: a payload one file's worker
+    // encrypted is unreadable in another's. Tests run clear; the codec's own tests
+    // (test/codec.*) turn it on with WITH_CODEC, and npm start, the evals, the benches and the
+    // fault suite run with it.
+    TEMPORAL_PAYLOAD_CODEC: 'off',
     ...extra,
   });
 }
