@@ -109,11 +109,29 @@ export async function syncAgentSchedules(
   }
   const prefix = agentSchedulePrefix(taskQueue);
   const wanted = new Set(desired.map((d) => d.id));
-  for await (const s of client.schedule.list()) {
-    if (s.scheduleId.startsWith(prefix) && !wanted.has(s.scheduleId)) {
-      await client.schedule.getHandle(s.scheduleId).delete();
-      report.deleted.push(s.scheduleId);
+  for await (const scheduleId of scheduleIdsOf(client)) {
+    if (scheduleId.startsWith(prefix) && !wanted.has(scheduleId)) {
+      await client.schedule.getHandle(scheduleId).delete();
+      report.deleted.push(scheduleId);
     }
   }
   return report;
+}
+
+/**
+ * Every schedule id of the namespace, read raw: `client.schedule.list()` decodes each
+ * schedule's memo, and one this process cannot decode (another installation's keys in a shared
+ * namespace, a master key retired since) would stop the whole sync. Ids need no decoding.
+ */
+async function* scheduleIdsOf(client: Client): AsyncIterable<string> {
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await client.workflowService.listSchedules({
+      namespace: client.options.namespace,
+      maximumPageSize: 500,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    for (const s of page.schedules ?? []) if (s.scheduleId) yield s.scheduleId;
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
 }
