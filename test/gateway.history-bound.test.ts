@@ -116,7 +116,9 @@ it('a flood of refused and accepted votes: runs stay bounded, votes carry over, 
       .fetchHistory();
     const events: HistoryEvent[] = history.events ?? [];
     runs += 1;
-    expect(events.length).toBeLessThan(LIMIT + 40);
+    // The limit plus what the handover lets finish: votes already accepted, the suspension
+    // records, the continue-as-new itself — a few events per in-flight vote.
+    expect(events.length).toBeLessThan(LIMIT + 60);
     runId =
       events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }

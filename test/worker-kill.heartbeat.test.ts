@@ -79,6 +79,9 @@ it('a worker killed mid-apply: the other worker applies it within the heartbeat 
         DATABASE_URL: database.url,
         TEMPORAL_TASK_QUEUE: taskQueue,
         LOG_LEVEL: 'WARN',
+        // As the test's own worker and client (testConfig): clear payloads, no anchors.
+        TEMPORAL_PAYLOAD_CODEC: cfg.TEMPORAL_PAYLOAD_CODEC,
+        AUDIT_ANCHOR_EVERY_MINUTES: String(cfg.AUDIT_ANCHOR_EVERY_MINUTES),
       },
     },
   );

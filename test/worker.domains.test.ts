@@ -72,7 +72,15 @@ beforeAll(async () => {
     {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...env, DATABASE_URL: database.url, WORKER_DOMAINS: 'gateway' },
+      env: {
+        ...process.env,
+        // As the other worker (testConfig): clear payloads, no anchors.
+        TEMPORAL_PAYLOAD_CODEC: 'off',
+        AUDIT_ANCHOR_EVERY_MINUTES: '0',
+        ...env,
+        DATABASE_URL: database.url,
+        WORKER_DOMAINS: 'gateway',
+      },
     },
   );
   const ready = readyLine(gatewayProcess, 60_000);
@@ -161,7 +169,8 @@ it('serves each domain from the process that runs it: gateway alone in one, the 
     requestId: item.requestId,
     orgId: ORG,
     answeredBy: OWNER,
-    answer: { decision: 'approve' },
+    // An approval names the plan it approves (what `gateway show` and the inbox display).
+    answer: { decision: 'approve', ...(await gateway.currentPlan(ORG, write.idempotencyKey)) },
   });
   const result = await gateway.result(ORG, write.idempotencyKey);
   expect(result.outcome).toBe('applied');
