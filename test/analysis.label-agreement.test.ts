@@ -170,6 +170,18 @@ describe('the label agreement check', () => {
     ];
     for (const [q, label, over] of cases)
       expect(checkLabelAgreement(ev(q, [label], over)).status).toBe('agree');
+    const turnover = checkLabelAgreement(
+      ev('Roughly how many times has Quillfeather sold its inventory in FY2031?', [], {
+        entry: 'Inventory turnover',
+        formula: true,
+        catalogPhrases: ['inventory turnover', 'inventory', 'cost of goods sold'],
+        read: [
+          { metric: 'cogs', label: 'Cost of products sold', heading: null, page: 5 },
+          { metric: 'inventory', label: 'Inventories', heading: null, page: 6 },
+        ],
+      }),
+    );
+    expect(turnover.status).toBe('agree');
   });
 
   it('reads the heading as support: a segment table’s title carries its segment', () => {

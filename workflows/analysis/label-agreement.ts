@@ -531,7 +531,9 @@ function clauseIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>)
       wh.push(i);
       if (t.breakAfter) break;
     }
-    if (wh.length > 0 && !overlapsHead(wh, head))
+    // "How many times" asks a frequency (a turnover), not a line item named "times".
+    const frequency = toks[wh[0] ?? -1]?.stem === 'time';
+    if (wh.length > 0 && !frequency && !overlapsHead(wh, head))
       out.push(...wh.filter((i) => content(toks[i]!) && !DETERMINERS.has(toks[i]!.norm)));
   }
   // The clause "did <subject> <verb>".
