@@ -303,7 +303,7 @@ const step: StepResult = {
   output: null,
   cached: false,
 };
-function gate(evidence: FormEvidence) {
+function gate(evidence: FormEvidence, clauseRules?: boolean) {
   return runValidationGate({
     request,
     steps: [step],
@@ -311,7 +311,7 @@ function gate(evidence: FormEvidence) {
     citationChecks: [{ claimId: 'c-1', ok: true, reason: null }],
     answerRequired: true,
     answerPresent: true,
-    form: { evidence },
+    form: { evidence, ...(clauseRules === undefined ? {} : { clauseRules }) },
   });
 }
 
@@ -345,6 +345,16 @@ describe('the validation gate routes on label agreement', () => {
     const v = gate({ ...base, labels: ev(request.queryText, ['Subscription revenue']) });
     expect(v.route).toBe('DELIVER');
     expect(v.checks.labelAgreement?.status).toBe('agree');
+  });
+
+  it('reads the clause in new runs, not when replaying runs recorded before it', () => {
+    const labels = ev(
+      'How much revenue did the Skylark program generate for Quillfeather in FY2031?',
+      ['Total revenues'],
+    );
+    expect(gate({ ...base, labels }).route).toBe('HUMAN_REVIEW');
+    expect(gate({ ...base, labels }, true).route).toBe('HUMAN_REVIEW');
+    expect(gate({ ...base, labels }, false).route).toBe('DELIVER');
   });
 
   it('records no label check for evidence recorded before it existed (a model’s reading)', () => {

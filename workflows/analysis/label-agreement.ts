@@ -605,7 +605,10 @@ function supports(labelStems: ReadonlySet<string>, qualifier: string): boolean {
  * Compare the question's head phrase and qualifiers with the row label(s) extraction read.
  * Pure and deterministic: the gate calls it with the evidence extraction recorded.
  */
-export function checkLabelAgreement(ev: LabelEvidence): LabelCheck {
+export function checkLabelAgreement(
+  ev: LabelEvidence,
+  opts: { clause?: boolean } = {},
+): LabelCheck {
   const readLabels = ev.read.map((r) => r.label);
   const none = (status: 'not_checked', reason: string | null = null): LabelCheck => ({
     ok: true,
@@ -623,7 +626,10 @@ export function checkLabelAgreement(ev: LabelEvidence): LabelCheck {
   if (!head) return none('not_checked');
   const filer = new Set(ev.filerWords.map((w) => w.toLowerCase()));
   const idx = [
-    ...new Set([...qualifierIndices(toks, head, filer), ...clauseIndices(toks, head, filer)]),
+    ...new Set([
+      ...qualifierIndices(toks, head, filer),
+      ...(opts.clause === false ? [] : clauseIndices(toks, head, filer)),
+    ]),
   ].sort((a, b) => a - b);
   const qualifierToks = idx
     .map((i) => toks[i]!)

@@ -83,7 +83,14 @@ export function runValidationGate(input: {
    * The answer-form contract: checked whenever an answer is required and present. Runs
    * recorded before it existed replay without it (the workflow gates it with a patch).
    */
-  form?: { evidence: FormEvidence | null };
+  form?: {
+    evidence: FormEvidence | null;
+    /**
+     * Whether the label check reads the question's clause (the noun after "what", a part of
+     * the filer as subject, a pay verb). False only when replaying runs recorded before it.
+     */
+    clauseRules?: boolean;
+  };
 }): Validation {
   const reasons: string[] = [];
   const byId = new Map(input.claims.map((c) => [c.id, c]));
@@ -185,7 +192,9 @@ export function runValidationGate(input: {
   // paid", a segment) must be carried by every row label read. Same scope as the form check.
   const labelEvidence = input.form?.evidence?.labels;
   const labelCheck =
-    formCheck !== null && labelEvidence ? checkLabelAgreement(labelEvidence) : null;
+    formCheck !== null && labelEvidence
+      ? checkLabelAgreement(labelEvidence, { clause: input.form?.clauseRules ?? true })
+      : null;
   if (labelCheck && !labelCheck.ok) reasons.push(...labelCheck.reasons);
 
   const passed =
