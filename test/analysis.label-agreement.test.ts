@@ -170,8 +170,10 @@ describe('the label agreement check', () => {
     ];
     for (const [q, label, over] of cases)
       expect(checkLabelAgreement(ev(q, [label], over)).status).toBe('agree');
-    const turnover = checkLabelAgreement(
-      ev('Roughly how many times has Quillfeather sold its inventory in FY2031?', [], {
+    const turnoverEv = ev(
+      'Roughly how many times has Quillfeather sold its inventory in FY2031?',
+      [],
+      {
         entry: 'Inventory turnover',
         formula: true,
         catalogPhrases: ['inventory turnover', 'inventory', 'cost of goods sold'],
@@ -179,9 +181,17 @@ describe('the label agreement check', () => {
           { metric: 'cogs', label: 'Cost of products sold', heading: null, page: 5 },
           { metric: 'inventory', label: 'Inventories', heading: null, page: 6 },
         ],
-      }),
+      },
     );
-    expect(turnover.status).toBe('agree');
+    expect(checkLabelAgreement(turnoverEv).status).toBe('agree');
+    for (const q of [
+      'Roughly how many times did Quillfeather turn over its inventory in FY2031?',
+      'Give the inventory turnover ratio for FY2031: how many times did it sell its inventory?',
+    ])
+      expect(checkLabelAgreement({ ...turnoverEv, question: q }).status).toBe('agree');
+    expect(
+      checkLabelAgreement(ev('How much revenue did it generate in FY2031?', ['Net sales'])).status,
+    ).toBe('agree');
   });
 
   it('reads the heading as support: a segment table’s title carries its segment', () => {

@@ -493,6 +493,10 @@ const PAY_VERBS: ReadonlySet<string> = new Set([
   'remitted',
 ]);
 
+const PARTICLES: ReadonlySet<string> = new Set(['over', 'up', 'out', 'down', 'off', 'back']);
+/** A pronoun subject ("did it sell") stands for the filer the question already named. */
+const PRONOUNS: ReadonlySet<string> = new Set(['it', 'they', 'we', 'he', 'she', 'you']);
+
 const overlapsHead = (ix: readonly number[], head: HeadMatch) =>
   ix.some((i) => i >= head.start && i < head.end);
 
@@ -523,6 +527,7 @@ function clauseIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>)
     (t, i) =>
       t.norm === 'what' || (t.norm === 'how' && /^(?:much|many)$/.test(toks[i + 1]?.norm ?? '')),
   );
+  let frequency = false;
   if (q >= 0) {
     const wh: number[] = [];
     for (let i = toks[q]!.norm === 'how' ? q + 2 : q + 1; i < toks.length; i++) {
@@ -532,13 +537,14 @@ function clauseIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>)
       if (t.breakAfter) break;
     }
     // "How many times" asks a frequency (a turnover), not a line item named "times".
-    const frequency = toks[wh[0] ?? -1]?.stem === 'time';
+    frequency = toks[wh[0] ?? -1]?.stem === 'time';
     if (wh.length > 0 && !frequency && !overlapsHead(wh, head))
       out.push(...wh.filter((i) => content(toks[i]!) && !DETERMINERS.has(toks[i]!.norm)));
   }
   // The clause "did <subject> <verb>".
   const aux = toks.findIndex((t, i) => i > q && CLAUSE_AUX.has(t.norm) && !t.breakAfter);
-  if (aux >= 0) {
+  // "How many times did it turn over its inventory": the clause describes the frequency.
+  if (aux >= 0 && !frequency) {
     let i = aux + 1;
     while (i < toks.length && DETERMINERS.has(toks[i]!.norm)) i++;
     const words: number[] = [];
@@ -548,9 +554,11 @@ function clauseIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>)
       words.push(i);
       if (t.breakAfter) break;
     }
+    // A phrasal verb's particle ("turn over", "pay out") is part of the verb.
+    while (words.length > 1 && PARTICLES.has(toks[words[words.length - 1]!]!.norm)) words.pop();
     const verb = words.pop();
     if (verb !== undefined && !overlapsHead([...words, verb], head)) {
-      const subject = words.filter((w) => content(toks[w]!));
+      const subject = words.filter((w) => content(toks[w]!) && !PRONOUNS.has(toks[w]!.norm));
       // A proper name alone (an acronym, a brand) is the filer under another name.
       if (subject.some((w) => !toks[w]!.capitalized)) out.push(...subject);
       if (PAY_VERBS.has(toks[verb]!.norm)) out.push(verb);
