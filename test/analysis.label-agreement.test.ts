@@ -100,6 +100,30 @@ describe('the label agreement check', () => {
       },
       'label_mismatch: asked "cash dividends declared", read "Dividends paid": "declared" not in the row label',
     ],
+    [
+      'a pay verb asking for the cash paid, read from the expense row',
+      'How much did Quillfeather pay in income taxes in FY2031 according to the supplemental cash flow information?',
+      ['Income tax expense'],
+      {
+        entry: 'Income tax expense',
+        catalogPhrases: ['income taxes', 'income tax expense', 'provision for income taxes'],
+      },
+      'label_mismatch: asked "pay in income taxes", read "Income tax expense": "pay" not in the row label',
+    ],
+    [
+      'a specific charge asked, the head only naming where it was recorded',
+      'What severance and other charges did Quillfeather record in cost of sales in FY2031?',
+      ['Total cost of sales'],
+      { entry: 'Cost of sales', catalogPhrases: ['cost of sales', 'cost of revenue'] },
+      'label_mismatch: asked "severance and other charges did quillfeather record in cost of sales", read "Total cost of sales": "severance", "other" not in the row label',
+    ],
+    [
+      'the subject of the clause being a program, not the filer',
+      'How much revenue in dollars did the Skylark program generate for Quillfeather Tools in FY2031?',
+      ['Total net sales'],
+      {},
+      'label_mismatch: asked "revenue in dollars did the skylark program", read "Total net sales": "skylark", "program" not in the row label',
+    ],
   ];
   it.each(table)('refuses %s with its exact reason', (_name, question, labels, over, reason) => {
     const c = checkLabelAgreement(ev(question, labels, over));
@@ -127,6 +151,47 @@ describe('the label agreement check', () => {
       status: 'agree',
       qualifiers: ['available', 'common', 'shareholder'],
     });
+  });
+
+  it('accepts the clause when the filer is its subject and the row carries a pay verb', () => {
+    const tax = { entry: 'Income tax expense', catalogPhrases: ['income taxes'] };
+    const cases: [string, string, Partial<LabelEvidence>][] = [
+      ['How much did Quillfeather pay in income taxes in FY2031?', 'Income taxes paid', tax],
+      ['How much revenue did Quillfeather generate in FY2031?', 'Net sales', {}],
+      ['How much revenue did QFT generate in FY2031?', 'Net sales', {}],
+      ['How much revenue did the company generate in FY2031?', 'Total revenues', {}],
+      ['How much did Quillfeather’s net sales increase in FY2031?', 'Net sales', {}],
+      ['What amount of revenue did Quillfeather report for FY2031?', 'Revenues', {}],
+      [
+        'How much did Quillfeather pay to repurchase common stock in FY2031?',
+        'Repurchases of common stock',
+        { entry: 'Share repurchases', catalogPhrases: ['repurchase common stock'] },
+      ],
+    ];
+    for (const [q, label, over] of cases)
+      expect(checkLabelAgreement(ev(q, [label], over)).status).toBe('agree');
+    const turnoverEv = ev(
+      'Roughly how many times has Quillfeather sold its inventory in FY2031?',
+      [],
+      {
+        entry: 'Inventory turnover',
+        formula: true,
+        catalogPhrases: ['inventory turnover', 'inventory', 'cost of goods sold'],
+        read: [
+          { metric: 'cogs', label: 'Cost of products sold', heading: null, page: 5 },
+          { metric: 'inventory', label: 'Inventories', heading: null, page: 6 },
+        ],
+      },
+    );
+    expect(checkLabelAgreement(turnoverEv).status).toBe('agree');
+    for (const q of [
+      'Roughly how many times did Quillfeather turn over its inventory in FY2031?',
+      'Give the inventory turnover ratio for FY2031: how many times did it sell its inventory?',
+    ])
+      expect(checkLabelAgreement({ ...turnoverEv, question: q }).status).toBe('agree');
+    expect(
+      checkLabelAgreement(ev('How much revenue did it generate in FY2031?', ['Net sales'])).status,
+    ).toBe('agree');
   });
 
   it('reads the heading as support: a segment table’s title carries its segment', () => {
@@ -253,7 +318,7 @@ const step: StepResult = {
   output: null,
   cached: false,
 };
-function gate(evidence: FormEvidence) {
+function gate(evidence: FormEvidence, clauseRules?: boolean) {
   return runValidationGate({
     request,
     steps: [step],
@@ -261,7 +326,7 @@ function gate(evidence: FormEvidence) {
     citationChecks: [{ claimId: 'c-1', ok: true, reason: null }],
     answerRequired: true,
     answerPresent: true,
-    form: { evidence },
+    form: { evidence, ...(clauseRules === undefined ? {} : { clauseRules }) },
   });
 }
 
@@ -295,6 +360,16 @@ describe('the validation gate routes on label agreement', () => {
     const v = gate({ ...base, labels: ev(request.queryText, ['Subscription revenue']) });
     expect(v.route).toBe('DELIVER');
     expect(v.checks.labelAgreement?.status).toBe('agree');
+  });
+
+  it('reads the clause in new runs, not when replaying runs recorded before it', () => {
+    const labels = ev(
+      'How much revenue did the Skylark program generate for Quillfeather in FY2031?',
+      ['Total revenues'],
+    );
+    expect(gate({ ...base, labels }).route).toBe('HUMAN_REVIEW');
+    expect(gate({ ...base, labels }, true).route).toBe('HUMAN_REVIEW');
+    expect(gate({ ...base, labels }, false).route).toBe('DELIVER');
   });
 
   it('records no label check for evidence recorded before it existed (a model’s reading)', () => {

@@ -366,7 +366,16 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
     citationChecks,
     answerRequired,
     answerPresent: proposed.value !== null,
-    ...(formContract ? { form: { evidence: extractOut?.form ?? null } } : {}),
+    ...(formContract
+      ? {
+          form: {
+            evidence: extractOut?.form ?? null,
+            // The clause rules send more answers to review: runs recorded before them replay
+            // without them.
+            clauseRules: patched('label-agreement-clause'),
+          },
+        }
+      : {}),
     labelOptions: { periodTags },
   });
   const confidence = validation.minConfidence;

@@ -470,6 +470,108 @@ function qualifierIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<strin
   return picked.sort((a, b) => a - b);
 }
 
+/** Auxiliaries that open the question's own clause: "how much revenue did X generate". */
+const CLAUSE_AUX: ReadonlySet<string> = new Set(['did', 'does', 'do']);
+/** Auxiliaries that end the asked noun phrase after "what" ("what severance charges did"). */
+const WH_END: ReadonlySet<string> = new Set([
+  ...CLAUSE_AUX,
+  'was',
+  'were',
+  'is',
+  'are',
+  'has',
+  'have',
+  'had',
+  'will',
+  'would',
+  'can',
+  'could',
+]);
+const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'its', 'their', 'this']);
+/** Verbs that make the asked figure a cash payment ("how much did X pay in income taxes"). */
+const PAY_VERBS: ReadonlySet<string> = new Set([
+  'pay',
+  'paid',
+  'pays',
+  'paying',
+  'remit',
+  'remitted',
+]);
+
+const PARTICLES: ReadonlySet<string> = new Set(['over', 'up', 'out', 'down', 'off', 'back']);
+/** A pronoun subject ("did it sell") stands for the filer the question already named. */
+const PRONOUNS: ReadonlySet<string> = new Set(['it', 'they', 'we', 'he', 'she', 'you']);
+
+const overlapsHead = (ix: readonly number[], head: HeadMatch) =>
+  ix.some((i) => i >= head.start && i < head.end);
+
+/**
+ * Qualifiers the question's clause adds outside the head's noun phrase (indices of tokens;
+ * a pay verb is reported as the index of the verb). Three generic shapes:
+ *
+ * - the noun phrase right after "what"/"how much" is the thing asked; when the head is not
+ *   in it, the head sits elsewhere ("record in cost of sales") and names a place, not the
+ *   line item, so every content word of that phrase must be in the row label;
+ * - the subject of "did/does <subject> <verb>" that is not the filer (a lowercase noun such
+ *   as "program", "segment", "division" makes it a part of the filer) narrows the figure to
+ *   that part ("how much revenue did the F-35 program generate");
+ * - a pay verb ("did X pay in income taxes") asks for the cash paid, which an expense or
+ *   provision row is not.
+ */
+function clauseIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>): number[] {
+  const out: number[] = [];
+  const content = (t: Tok) =>
+    !t.numeric &&
+    !NEUTRAL_WORDS.has(t.stem) &&
+    !NEUTRAL_WORDS.has(t.norm) &&
+    !LEFT_STOPS.has(t.norm) &&
+    !LEFT_JOINS.has(t.norm) &&
+    !isFiler(t, filer);
+  // The asked noun phrase after the question word.
+  const q = toks.findIndex(
+    (t, i) =>
+      t.norm === 'what' || (t.norm === 'how' && /^(?:much|many)$/.test(toks[i + 1]?.norm ?? '')),
+  );
+  let frequency = false;
+  if (q >= 0) {
+    const wh: number[] = [];
+    for (let i = toks[q]!.norm === 'how' ? q + 2 : q + 1; i < toks.length; i++) {
+      const t = toks[i]!;
+      if (WH_END.has(t.norm) || isFiler(t, filer)) break;
+      wh.push(i);
+      if (t.breakAfter) break;
+    }
+    // "How many times" asks a frequency (a turnover), not a line item named "times".
+    frequency = toks[wh[0] ?? -1]?.stem === 'time';
+    if (wh.length > 0 && !frequency && !overlapsHead(wh, head))
+      out.push(...wh.filter((i) => content(toks[i]!) && !DETERMINERS.has(toks[i]!.norm)));
+  }
+  // The clause "did <subject> <verb>".
+  const aux = toks.findIndex((t, i) => i > q && CLAUSE_AUX.has(t.norm) && !t.breakAfter);
+  // "How many times did it turn over its inventory": the clause describes the frequency.
+  if (aux >= 0 && !frequency) {
+    let i = aux + 1;
+    while (i < toks.length && DETERMINERS.has(toks[i]!.norm)) i++;
+    const words: number[] = [];
+    for (; i < toks.length; i++) {
+      const t = toks[i]!;
+      if (LEFT_STOPS.has(t.norm) || RIGHT_OPENERS.has(t.norm) || LEFT_JOINS.has(t.norm)) break;
+      words.push(i);
+      if (t.breakAfter) break;
+    }
+    // A phrasal verb's particle ("turn over", "pay out") is part of the verb.
+    while (words.length > 1 && PARTICLES.has(toks[words[words.length - 1]!]!.norm)) words.pop();
+    const verb = words.pop();
+    if (verb !== undefined && !overlapsHead([...words, verb], head)) {
+      const subject = words.filter((w) => content(toks[w]!) && !PRONOUNS.has(toks[w]!.norm));
+      // A proper name alone (an acronym, a brand) is the filer under another name.
+      if (subject.some((w) => !toks[w]!.capitalized)) out.push(...subject);
+      if (PAY_VERBS.has(toks[verb]!.norm)) out.push(verb);
+    }
+  }
+  return out;
+}
+
 /** Verbs saying where a figure comes from: "came from X" qualifies like "from X". */
 const ORIGIN_VERBS: ReadonlySet<string> = new Set([
   'came',
@@ -494,8 +596,22 @@ function isParticiple(t: Tok): boolean {
   );
 }
 
+/**
+ * Rows that are payments by nature, so a pay verb needs no "paid" on them ("Repurchases of
+ * common stock", "Capital expenditures"). Not "investment" or "acquisition": "Investment
+ * income" and "Acquisition-related costs" are no payments.
+ */
+const PAYMENT_ROWS: ReadonlySet<string> = new Set([
+  'purchase',
+  'repurchase',
+  'buyback',
+  'expenditure',
+]);
+
 function supports(labelStems: ReadonlySet<string>, qualifier: string): boolean {
-  return synonymsOf(qualifier).some((s) => labelStems.has(s));
+  const group = synonymsOf(qualifier);
+  if (group.includes('paid') && [...PAYMENT_ROWS].some((s) => labelStems.has(s))) return true;
+  return group.some((s) => labelStems.has(s));
 }
 
 /**
@@ -505,6 +621,11 @@ function supports(labelStems: ReadonlySet<string>, qualifier: string): boolean {
 export interface LabelCheckOptions {
   /** "Q2", "H1" are period tags, never qualifiers (the workflow's patch 'label-period-tags'). */
   periodTags?: boolean;
+  /**
+   * Read the question's clause too: the phrase after what/how much, a part of the filer as
+   * subject, a pay verb (the workflow's patch 'label-agreement-clause'; default on).
+   */
+  clause?: boolean;
 }
 
 export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions = {}): LabelCheck {
@@ -524,7 +645,12 @@ export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions =
   const head = findHead(toks, ev.catalogPhrases);
   if (!head) return none('not_checked');
   const filer = new Set(ev.filerWords.map((w) => w.toLowerCase()));
-  const idx = qualifierIndices(toks, head, filer);
+  const idx = [
+    ...new Set([
+      ...qualifierIndices(toks, head, filer),
+      ...(opts.clause === false ? [] : clauseIndices(toks, head, filer)),
+    ]),
+  ].sort((a, b) => a - b);
   const qualifierToks = idx
     .map((i) => toks[i]!)
     .filter((t) => !t.numeric && !NEUTRAL_WORDS.has(t.stem) && !NEUTRAL_WORDS.has(t.norm));

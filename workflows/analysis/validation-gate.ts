@@ -83,7 +83,14 @@ export function runValidationGate(input: {
    * The answer-form contract: checked whenever an answer is required and present. Runs
    * recorded before it existed replay without it (the workflow gates it with a patch).
    */
-  form?: { evidence: FormEvidence | null };
+  form?: {
+    evidence: FormEvidence | null;
+    /**
+     * Whether the label check reads the question's clause (the noun after "what", a part of
+     * the filer as subject, a pay verb). False only when replaying runs recorded before it.
+     */
+    clauseRules?: boolean;
+  };
   /** How the label agreement check reads the question (versioned by the workflow). */
   labelOptions?: LabelCheckOptions;
 }): Validation {
@@ -188,7 +195,10 @@ export function runValidationGate(input: {
   const labelEvidence = input.form?.evidence?.labels;
   const labelCheck =
     formCheck !== null && labelEvidence
-      ? checkLabelAgreement(labelEvidence, input.labelOptions)
+      ? checkLabelAgreement(labelEvidence, {
+          ...input.labelOptions,
+          clause: input.form?.clauseRules ?? true,
+        })
       : null;
   if (labelCheck && !labelCheck.ok) reasons.push(...labelCheck.reasons);
 
