@@ -163,6 +163,9 @@ async function checkApprovals(
  * are the votes the scenario cast; pass them only when `orgs` is given and the scenario was
  * the only voter there.
  */
+/** How long events may take to settle after a scenario: the outbox dispatcher's grace + period, and processing. */
+const EVENTS_SETTLE_MS = 90_000;
+
 export async function checkScenarioInvariants(
   db: Db,
   opts: { orgs?: string[]; decisions?: SignedDecision[] } = {},
@@ -184,13 +187,23 @@ export async function checkScenarioInvariants(
     sql`select count(*)::text as n from (select org_id, idempotency_key from gateway_submissions
           group by 1, 2 having count(*) > 1) x`,
   );
-  const eventsUnsettled = await count(
-    db,
-    sql`select count(*)::text as n from events e
-        where e.state in ('pending', 'processing')
-          and not exists (select 1 from agent_runs r where r.org_id = e.org_id
-            and r.event_id = e.id and r.state in ('waiting_human', 'waiting_approval'))`,
-  );
+  // Events settle eventually, not at the instant the last write returned: an applied write's
+  // event that a fault kept from being handed over in line is started from the outbox by the
+  // dispatcher (its 20 s grace, then its 30 s schedule). The invariant is that each one
+  // settles within that window — none lost, none stuck.
+  const unsettled = () =>
+    count(
+      db,
+      sql`select count(*)::text as n from events e
+          where e.state in ('pending', 'processing')
+            and not exists (select 1 from agent_runs r where r.org_id = e.org_id
+              and r.event_id = e.id and r.state in ('waiting_human', 'waiting_approval'))`,
+    );
+  let eventsUnsettled = await unsettled();
+  for (const until = Date.now() + EVENTS_SETTLE_MS; eventsUnsettled > 0 && Date.now() < until;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    eventsUnsettled = await unsettled();
+  }
   return {
     ...ledger,
     auditChainsBroken,
