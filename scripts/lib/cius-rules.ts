@@ -8,7 +8,7 @@ import {
   type Cius,
   type CiusSyntax,
 } from '../../activities/bills/einvoice/cius-validation';
-import { PROJECT_ROOT } from '../../activities/bills/einvoice/en16931-validation';
+import { PROJECT_ROOT } from '../../activities/bills/einvoice/svrl';
 import { fetchJar, sha256, unzipMember, type MavenArtifact } from './maven-jar';
 
 /**

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EN16931_RULES_VERSION,
-  PROJECT_ROOT,
   en16931RulesDir,
   sefPath,
 } from '../../activities/bills/einvoice/en16931-validation';
+import { PROJECT_ROOT } from '../../activities/bills/einvoice/svrl';
 import { fetchJar, sha256, unzipMember } from './maven-jar';
 import { ensureCiusRules } from './cius-rules';
 import { ciusRuleset } from '../../activities/bills/einvoice/cius-validation';

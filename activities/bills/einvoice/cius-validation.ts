@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SaxonJS from 'saxon-js';
 import type { RuleFinding } from '../../../workflows/bills/structured-invoice';
-import { PROJECT_ROOT, svrlFindings } from './en16931-validation';
+import { PROJECT_ROOT, svrlFindings } from './svrl';
 
 /**
  * National and community CIUS rules (core invoice usage specifications of EN 16931), applied in

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type {
   RuleFinding,
   StructuredInvoice,
@@ -9,6 +9,7 @@ import SaxonJS from 'saxon-js';
 import { arithmeticFindings, scaled } from './arithmetic';
 import { PROFILES_WITHOUT_LINES } from './profile';
 import { ciusOf, ciusRuleset, runCiusRules } from './cius-validation';
+import { PROJECT_ROOT, svrlFindings } from './svrl';
 
 /**
  * EN 16931 validation with the official rules: the CEN schematron (release 1.3.16), compiled
@@ -21,7 +22,6 @@ import { ciusOf, ciusRuleset, runCiusRules } from './cius-validation';
  * recorded as `outOfProfile` rather than blocking; every other fatal finding blocks.
  */
 export const EN16931_RULES_VERSION = '1.3.16';
-export const PROJECT_ROOT = resolve(__dirname, '..', '..', '..');
 
 export function en16931RulesDir(): string {
   return join(PROJECT_ROOT, '.tools', 'en16931', EN16931_RULES_VERSION);
@@ -41,32 +41,6 @@ function stylesheet(syntax: 'cii' | 'ubl'): unknown {
   }
   return s;
 }
-
-/** The SVRL report's failed assertions. */
-export function svrlFindings(svrl: string): RuleFinding[] {
-  const out: RuleFinding[] = [];
-  const re = /<svrl:failed-assert\b([^>]*)>([\s\S]*?)<\/svrl:failed-assert>/g;
-  for (const m of svrl.matchAll(re)) {
-    const attrs = m[1]!;
-    const get = (n: string) => new RegExp(`\\b${n}="([^"]*)"`).exec(attrs)?.[1] ?? null;
-    const flag = get('flag');
-    const textMatch = /<svrl:text>([\s\S]*?)<\/svrl:text>/.exec(m[2]!);
-    out.push({
-      id: get('id') ?? '?',
-      flag: flag === 'warning' ? 'warning' : flag === 'information' ? 'information' : 'fatal',
-      text: unescapeXml((textMatch?.[1] ?? '').trim()).slice(0, 1000),
-      location: get('location') ? unescapeXml(get('location')!).slice(0, 500) : null,
-    });
-  }
-  return out;
-}
-const unescapeXml = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
 
 /** Runs the official rules of the invoice's syntax over its XML text. */
 export function runEn16931Rules(syntax: 'cii' | 'ubl', xml: string): RuleFinding[] {
