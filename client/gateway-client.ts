@@ -346,11 +346,20 @@ export class GatewayClient {
     orgId: string,
     idempotencyKey: string,
   ): Promise<{ revision: number; planHash: string }> {
-    const view = await this.state(orgId, idempotencyKey).catch((err: unknown) => {
+    const notOpen = (err: unknown): never => {
       if (err instanceof WorkflowNotFoundError)
         throw new ApprovalRefusedError('ApprovalNotOpen', `No open submission ${idempotencyKey}`);
       throw err;
-    });
+    };
+    // A finished run is answered from its description: querying it would need a worker to
+    // replay its history, and with none running the query waits for one.
+    const desc = await this.handle(orgId, idempotencyKey).describe().catch(notOpen);
+    if (desc.status.name !== 'RUNNING')
+      throw new ApprovalRefusedError(
+        'ApprovalNotOpen',
+        `Submission ${idempotencyKey} is not awaiting approval (run ${desc.status.name.toLowerCase()})`,
+      );
+    const view = await this.state(orgId, idempotencyKey).catch(notOpen);
     if (view.status !== 'awaiting_approval' || !view.planHash)
       throw new ApprovalRefusedError(
         'ApprovalNotOpen',
