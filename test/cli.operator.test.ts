@@ -209,7 +209,9 @@ describe('countersign events', () => {
   it('`replay` passes the recorded runs on unchanged code and names the event a modified workflow no longer reproduces', async () => {
     const bundle = process.env.CS_TEST_WORKFLOW_BUNDLE ?? '';
     // The run by id, and every run of the type since the test began (the failed event, its
-    // retry and the reset run), in one replay worker.
+    // retry and the reset run), in one replay worker. The extra filter keeps the list to this
+    // test's runs: the suite's other files start eventWorkflows in the same namespace, and
+    // replaying all of them under load outlasted the test's time.
     const [unchanged, modified] = await Promise.all([
       cliProcess(
         'replay',
@@ -219,6 +221,8 @@ describe('countersign events', () => {
         'eventWorkflow',
         '--since',
         '10m',
+        '--query',
+        `WorkflowId = "${workflowId}"`,
         '--bundle',
         bundle,
       ),
