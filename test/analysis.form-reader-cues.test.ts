@@ -31,6 +31,11 @@ describe('cue reader on filing phrasings', () => {
     );
     expect(f.definition).toBeNull();
     expect(f.operation).toBe('change');
+    const g = readAskedFormByCues(
+      "By what percent did Nike's net income change from fiscal 2019 to fiscal 2020? Answer in percent, one decimal (use a minus sign for a decline).",
+    );
+    expect(g.definition).toBeNull();
+    expect(g.operation).toBe('percent_change');
     expect(f.periods).toEqual(['FY2023', 'FY2024']);
   });
 

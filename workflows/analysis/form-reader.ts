@@ -63,13 +63,18 @@ const SIGN_CONVENTION = new RegExp(
   String.raw`^\s*${PERIOD_OPERAND} (?:minus|less) ${PERIOD_OPERAND}\s*(?:[;,.]|$)`,
 );
 
+const INSTRUCTION =
+  /\b(?:use|sign|if|when|negative|positive|answer|round(?:ed)?|express(?:ed)?|give|show)\b/;
+
 function splitDefinition(text: string): { main: string; definitionText: string | null } {
   const m = DEFINITION_CUE.exec(text);
   if (!m) {
     const p = PARENTHESISED_DEFINITION.exec(text);
     // "(current minus prior; negative if it fell)" states a change's sign, not a figure's
     // definition: its operands are periods, not line items.
-    if (!p || SIGN_CONVENTION.test(p[1]!)) return { main: text, definitionText: null };
+    // "(use a minus sign for a decline)" is an instruction that names arithmetic, not a formula.
+    if (!p || SIGN_CONVENTION.test(p[1]!) || INSTRUCTION.test(p[1]!))
+      return { main: text, definitionText: null };
     return {
       main: `${text.slice(0, p.index)}${' '.repeat(p[0].length)}${text.slice(p.index + p[0].length)}`,
       definitionText: p[1]!.trim() || null,
