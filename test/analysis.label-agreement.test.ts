@@ -218,6 +218,27 @@ describe('the label agreement check', () => {
     }
   });
 
+  it('reads "higher or lower" as the direction of a change, not a qualifier (new runs only)', () => {
+    const q =
+      'How much higher or lower was Quillfeather revenue for FY2031 than for FY2030? Give the difference in USD millions (negative if lower).';
+    expect(checkLabelAgreement(ev(q, ['Revenues']), { comparatives: true })).toMatchObject({
+      ok: true,
+      status: 'agree',
+    });
+    // Runs recorded before the patch replay with the earlier reading.
+    expect(checkLabelAgreement(ev(q, ['Revenues'])).unsupported).toEqual(['higher', 'lower']);
+    // A qualifier beside the comparative is still one.
+    expect(
+      checkLabelAgreement(
+        ev(
+          'How much higher or lower was Quillfeather services revenue for FY2031 than for FY2030?',
+          ['Revenues'],
+        ),
+        { comparatives: true },
+      ).unsupported,
+    ).toEqual(['service']);
+  });
+
   it('does not let the question’s own definition or units stand in for the head', () => {
     const c = checkLabelAgreement(
       ev(

@@ -357,6 +357,9 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   // "Q2"/"H1" in a question are period tags, not qualifiers a row label must carry: a routing
   // change, so runs recorded before it replay with the earlier reading.
   const periodTags = patched('label-period-tags');
+  // "Higher or lower" asks for a change's direction, not a qualifier a row label must carry:
+  // a routing change (such answers were sent to review), so older runs replay without it.
+  const comparatives = patched('label-comparatives');
   const extractOut = steps.find((s) => s.tool === 'extract_metric' && s.status === 'ok')?.output as
     ToolOutput<'extract_metric'> | undefined;
   validation = runValidationGate({
@@ -376,7 +379,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
           },
         }
       : {}),
-    labelOptions: { periodTags },
+    labelOptions: { periodTags, comparatives },
   });
   const confidence = validation.minConfidence;
   upsertSearchAttributes([{ key: CsConfidenceBucket, value: confidenceBucket(confidence) }]);

@@ -50,9 +50,36 @@ const DEFINITION_CUE =
   /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
 
 /** The question proper and the inline definition (if any), split at the definition cue. */
+/**
+ * A parenthesised clause that spells out arithmetic ("free cash flow (operating cash flow minus
+ * capex)") is the question's own definition of the figure it follows, not an operation asked
+ * of it: it is read as the definition, and the rest of the question as the question.
+ */
+const PARENTHESISED_DEFINITION =
+  /\(([^()]*\b(?:minus|less(?! than)|plus|divided by|over)\b[^()]*)\)/;
+
+const PERIOD_OPERAND = String.raw`(?:the )?(?:current|prior|previous|preceding|later|earlier|newer|older|ending|beginning|end|start|this|last|(?:fy\s?|fiscal (?:year )?)?(?:19|20)\d{2})(?: (?:year|period|quarter|value|figure|amount))?`;
+const SIGN_CONVENTION = new RegExp(
+  String.raw`^\s*${PERIOD_OPERAND} (?:minus|less) ${PERIOD_OPERAND}\s*(?:[;,.]|$)`,
+);
+
+const INSTRUCTION =
+  /\b(?:use|sign|if|when|negative|positive|answer|round(?:ed)?|express(?:ed)?|give|show)\b/;
+
 function splitDefinition(text: string): { main: string; definitionText: string | null } {
   const m = DEFINITION_CUE.exec(text);
-  if (!m) return { main: text, definitionText: null };
+  if (!m) {
+    const p = PARENTHESISED_DEFINITION.exec(text);
+    // "(current minus prior; negative if it fell)" states a change's sign, not a figure's
+    // definition: its operands are periods, not line items.
+    // "(use a minus sign for a decline)" is an instruction that names arithmetic, not a formula.
+    if (!p || SIGN_CONVENTION.test(p[1]!) || INSTRUCTION.test(p[1]!))
+      return { main: text, definitionText: null };
+    return {
+      main: `${text.slice(0, p.index)}${' '.repeat(p[0].length)}${text.slice(p.index + p[0].length)}`,
+      definitionText: p[1]!.trim() || null,
+    };
+  }
   // The definition runs to the end of its sentence: instructions after it ("Round ...") are not part of it.
   const after = text.slice(m.index + m[0].length);
   const end = after.search(/\.\s|\.$|\?\s|\?$/);
@@ -69,6 +96,10 @@ function splitDefinition(text: string): { main: string; definitionText: string |
 
 function readDefinition(definitionText: string | null): Definition | null {
   if (!definitionText) return null;
+  // "A minus B, over C": the comma closes the numerator, so the whole of it is divided by C.
+  const over = /^(.+?),\s*(?:over|divided by)\s+(.+?)[.;:]*$/.exec(definitionText.trim());
+  if (over && !/,/.test(over[2]!))
+    return { operator: '/', left: over[1]!.trim(), right: over[2]!.trim() };
   const split = splitTopLevel(definitionText.replace(/[.;:]+$/, ''));
   return split ? { operator: split.operator, left: split.left, right: split.right } : null;
 }
@@ -215,8 +246,38 @@ interface PeriodCue {
 const INTERIM_BY_DATE =
   /\b(?:(?:three|six|nine|thirteen|twenty[- ]six|thirty[- ]nine|3|6|9|13|26|39)[- ](?:months?|weeks?)|quarter|quarterly period) (?:period )?end(?:ed|ing) [a-z]+\.? \d{1,2},? (?:19|20)\d{2}/g;
 
+/**
+ * The filing named as the source ("in Home Depot's 2024 annual report (10-K)", "its Q3 2025
+ * Form 10-Q", "its 10-K for fiscal 2024") names the document, not the period asked about.
+ */
+const FILING_REF =
+  /\b(?:(?:fiscal (?:year )?)?(?:q[1-4] )?(?:fy\s?)?(?:19|20)\d{2} )?(?:(?:annual|quarterly) report|form 10-[kq]|10-[kq])(?: ?\((?:form )?10-[kq]\))?(?: for (?:the )?(?:fiscal (?:year )?|fy\s?)?(?:19|20)\d{2})?/g;
+
+/**
+ * A year that ends in January, February or March ("the fiscal year ended February 2, 2025",
+ * "the 53 weeks ended January 28, 2024") is usually called by the calendar year it began in
+ * (the filer's fiscal 2024): which fiscal year the date closes depends on the filer's calendar,
+ * which this reader does not know, so such a date names no fiscal year here.
+ */
+const EARLY_YEAR_END_BY_DATE =
+  /\b(?:(?:fiscal )?year|(?:fifty[- ]two|fifty[- ]three|twelve|52|53|12)[- ](?:weeks?|months?)) (?:period )?end(?:ed|ing) (?:jan|feb|mar)[a-z]*\.? \d{1,2},? (?:19|20)\d{2}/g;
+
+/**
+ * "Year-to-date through Q3 FY2025" is a part of fiscal 2025 that runs to the end of its third
+ * quarter, not the third quarter alone: it is named by its fiscal year, as the fact path
+ * labels a year-to-date period.
+ */
+const YEAR_TO_DATE =
+  /\byear[- ]to[- ]date (?:through|to|as of|ended) (?:the )?(?:fiscal )?(?:q[1-4]|(?:first|second|third|fourth) quarter)(?: of)?\s*((?:fy\s?|fiscal (?:year )?)?'?(?:19|20)\d{2})\b/g;
+
+const blank = (m: string) => ' '.repeat(m.length);
+
 function readPeriodCues(text: string): PeriodCue[] {
-  const main = text.replace(INTERIM_BY_DATE, (m) => ' '.repeat(m.length));
+  const main = text
+    .replace(FILING_REF, blank)
+    .replace(INTERIM_BY_DATE, blank)
+    .replace(EARLY_YEAR_END_BY_DATE, blank)
+    .replace(YEAR_TO_DATE, (m: string, year: string) => `${year}`.padEnd(m.length));
   const out: PeriodCue[] = [];
   const re =
     /\b(?:(q[1-4])|(first|second|third|fourth) quarter)?(?:\s*(?:of|in)?\s*)?(?:fy\s?|fiscal\s+(?:year\s+)?|the year\s+)?((?:19|20)\d{2})\b|\bfy\s?'?(\d{2})\b/g;

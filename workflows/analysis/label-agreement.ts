@@ -626,7 +626,15 @@ export interface LabelCheckOptions {
    * subject, a pay verb (the workflow's patch 'label-agreement-clause'; default on).
    */
   clause?: boolean;
+  /**
+   * "How much higher or lower was X", "more or less": the words ask for the direction of a
+   * change, never a qualifier of the line item (the workflow's patch 'label-comparatives').
+   */
+  comparatives?: boolean;
 }
+
+const COMPARATIVE_PAIR =
+  /\b(?:higher|lower|more|less|greater|smaller|larger) or (?:higher|lower|more|less|greater|smaller|larger)\b/gi;
 
 export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions = {}): LabelCheck {
   const readLabels = ev.read.map((r) => r.label);
@@ -641,7 +649,11 @@ export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions =
     reasons: reason ? [reason] : [],
   });
   if (ev.read.length === 0) return none('not_checked');
-  const toks = tokenize(askingPart(ev.question), opts);
+  const asking = askingPart(ev.question);
+  const toks = tokenize(
+    opts.comparatives === true ? asking.replace(COMPARATIVE_PAIR, ' ') : asking,
+    opts,
+  );
   const head = findHead(toks, ev.catalogPhrases);
   if (!head) return none('not_checked');
   const filer = new Set(ev.filerWords.map((w) => w.toLowerCase()));

@@ -1,0 +1,105 @@
+import { definitionMismatch } from '../workflows/analysis/answer-form';
+import { readAskedFormByCues } from '../workflows/analysis/form-reader';
+import { deliveredFormulaOf } from '../activities/analysis/extraction/answer-form';
+
+// The cue reader's readings of inline-XBRL phrasings (issue 22): the filing named as the
+// source, early fiscal year ends, year-to-date periods and definitions in parentheses.
+describe('cue reader on filing phrasings', () => {
+  it('reads a parenthesised arithmetic clause as the definition, not as a difference asked', () => {
+    const f = readAskedFormByCues(
+      'Tesla: free cash flow for the year ended December 31, 2024 (operating cash flow minus capex). Answer in millions of dollars.',
+    );
+    expect(f.operation).toBe('level');
+    expect(f.kind).toBe('currency_amount');
+    expect(f.periods).toEqual(['FY2024']);
+    expect(f.definition).toEqual({ operator: '-', left: 'operating cash flow', right: 'capex' });
+    // The definition is still checked against what was computed.
+    expect(
+      definitionMismatch(
+        f.definition!,
+        deliveredFormulaOf('operating_cash_flow[FY2024] - capex[FY2024]'),
+      ),
+    ).toBeNull();
+    expect(
+      definitionMismatch(f.definition!, deliveredFormulaOf('operating_cash_flow[FY2024]')),
+    ).toMatch(/has operator none/);
+  });
+
+  it('reads "(current minus prior; negative if it fell)" as a sign convention, not a definition', () => {
+    const f = readAskedFormByCues(
+      "By how much did Apple's total revenues change from fiscal 2023 to fiscal 2024, in billions of dollars, rounded to two decimals? (current minus prior; negative if it fell)",
+    );
+    expect(f.definition).toBeNull();
+    expect(f.operation).toBe('change');
+    const g = readAskedFormByCues(
+      "By what percent did Nike's net income change from fiscal 2019 to fiscal 2020? Answer in percent, one decimal (use a minus sign for a decline).",
+    );
+    expect(g.definition).toBeNull();
+    expect(g.operation).toBe('percent_change');
+    expect(f.periods).toEqual(['FY2023', 'FY2024']);
+  });
+
+  it('reads "A minus B, over C" as (A - B) / C', () => {
+    const f = readAskedFormByCues(
+      'Procter & Gamble: gross margin for the three months ended March 31, 2025 (total revenue minus cost of products sold, over total revenue). Express as a percentage with one decimal.',
+    );
+    expect(f.operation).toBe('quotient');
+    expect(f.kind).toBe('percent');
+    expect(f.definition).toEqual({
+      operator: '/',
+      left: 'total revenue minus cost of products sold',
+      right: 'total revenue',
+    });
+  });
+
+  it('keeps words such as "less than" and plain parentheses out of definitions', () => {
+    expect(
+      readAskedFormByCues('What was revenue in fiscal 2024 (in USD millions)?').definition,
+    ).toBeNull();
+    expect(
+      readAskedFormByCues('Was revenue in fiscal 2024 (less than in 2023) in USD millions?')
+        .definition,
+    ).toBeNull();
+  });
+
+  it('does not read the filing named as the source as the period asked', () => {
+    const f = readAskedFormByCues(
+      "In Procter & Gamble's Q3 2025 Form 10-Q, what is the comparative (prior-period) figure for capex for the nine months ended March 31, 2024, in USD billions?",
+    );
+    expect(f.periods).toBeNull();
+    const g = readAskedFormByCues(
+      "In Apple's 2024 annual report (10-K), what was net sales for fiscal 2023 in USD millions?",
+    );
+    expect(g.periods).toEqual(['FY2023']);
+  });
+
+  it('names no fiscal year by a year end in January to March, and keeps the fiscal years said', () => {
+    expect(
+      readAskedFormByCues(
+        "Compute Home Depot's gross margin for the fiscal year ended February 2, 2025 (a 53-week year). Gross margin = gross profit / total revenue.",
+      ).periods,
+    ).toBeNull();
+    expect(
+      readAskedFormByCues(
+        "How much higher or lower was Home Depot's operating income for fiscal year 2024 (the 53 weeks ended February 2, 2025) than for fiscal year 2023? Give the difference in USD millions.",
+      ).periods,
+    ).toEqual(['FY2023', 'FY2024']);
+    // A year that ends later in the calendar still names its year.
+    expect(
+      readAskedFormByCues(
+        "What was Apple's net income for the fiscal year ended September 28, 2024, in USD millions?",
+      ).periods,
+    ).toEqual(['FY2024']);
+  });
+
+  it('names a year-to-date period by its fiscal year, not by its last quarter', () => {
+    const f = readAskedFormByCues(
+      "Calculate Procter & Gamble's operating margin year-to-date through Q3 FY2025 (the nine months ended March 31, 2025), defined as operating income divided by total revenue.",
+    );
+    expect(f.periods).toEqual(['FY2025']);
+    expect(
+      readAskedFormByCues("What was Procter & Gamble's net sales in Q3 FY2025 in USD millions?")
+        .periods,
+    ).toEqual(['Q3 FY2025']);
+  });
+});
