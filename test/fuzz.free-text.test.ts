@@ -271,7 +271,10 @@ describe('free-text answers under fuzzing', () => {
       expect(readFreeTextByRules(`${t}`, total).status).not.toBe('refused');
   });
 
-  it('answers hostile text in time linear in its length (< 50 ms per 100 KB)', () => {
+  // The bound is wide on purpose: every regression it guards against was quadratic or worse
+  // (100 KB at the old quadratic rate is ~20 s), while a linear reader takes a few ms here and
+  // ~60 ms on a loaded CI runner. A 50 ms bound failed CI on load alone.
+  it('answers hostile text in time linear in its length (< 1 s per 100 KB)', () => {
     const n = 100_000;
     // Each was super-linear before: blanks in a `name: value` segment (cubic; 4 KB took 60 s),
     // a run of digits (MONEY, quadratic; 40 KB took 3.4 s), `request` then blanks (quadratic).
@@ -291,7 +294,7 @@ describe('free-text answers under fuzzing', () => {
     for (const [name, text] of Object.entries(hostile))
       for (const ctx of FORMS) {
         const ms = bestOf3(() => readFreeTextByRules(text, ctx));
-        if (ms >= 50) throw new Error(`${name} took ${ms.toFixed(1)} ms`);
+        if (ms >= 1000) throw new Error(`${name} took ${ms.toFixed(1)} ms`);
       }
   });
 
