@@ -1,10 +1,10 @@
 import type { Db } from '../db/connection';
 import { authenticateApiKey, type Principal } from '../db/repositories/credentials';
 import { rolesInOrg } from '../db/repositories/organizations';
-import { sessionKeyOrg } from '../db/repositories/sessions';
+import { liveSession } from '../db/repositories/sessions';
 import type { Role } from '../db/schema';
 import { HttpError } from './http-error';
-import { SESSION_COOKIE, readCookie, verifySession } from './session';
+import { SESSION_COOKIE, readCookie, sessionTokenHash } from './session';
 
 export type Caller =
   | {
@@ -60,20 +60,16 @@ export async function authenticatePrincipal(
   }
   const token = readCookie(creds.cookie, SESSION_COOKIE);
   if (token !== undefined) {
-    const claims = verifySession(sessionKey, token);
-    if (!claims) throw new HttpError(401, 'SessionInvalid', 'The session is invalid or expired');
-    const keyOrg = await sessionKeyOrg(db, claims);
-    if (keyOrg === null)
-      throw new HttpError(
-        401,
-        'SessionInvalid',
-        'The key this session came from is no longer valid',
-      );
+    // The session lives on the server: logout, key revocation and role removal end it at once.
+    const hash = sessionTokenHash(sessionKey, token);
+    const session = hash === null ? null : await liveSession(db, hash);
+    if (!session)
+      throw new HttpError(401, 'SessionInvalid', 'The session is invalid, ended or expired');
     return {
       kind: 'user',
-      userId: claims.userId,
-      orgId: keyOrg,
-      keyId: claims.keyId,
+      userId: session.userId,
+      orgId: session.orgId,
+      keyId: session.keyId,
       viaSession: true,
     };
   }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { EVENT_SOURCES, EventTypeSchema } from '../workflows/events/contract';
 import { DateSchema } from '../workflows/gateway/writes';
+import { ORG_ID_PATTERN } from '../workflows/org-id';
 
 /**
  * The API's request and response schemas: the single source of validation and of the
@@ -10,7 +11,10 @@ import { DateSchema } from '../workflows/gateway/writes';
 const Id = z.string().min(1).max(200);
 
 export const OrgParams = z.object({
-  org: Id.openapi({ param: { name: 'org', in: 'path' }, example: 'acme' }),
+  org: z
+    .string()
+    .regex(ORG_ID_PATTERN, 'an org id is 1–64 of a-z, 0-9, _ and -')
+    .openapi({ param: { name: 'org', in: 'path' }, example: 'acme' }),
 });
 export const WriteParams = OrgParams.extend({
   key: Id.openapi({ param: { name: 'key', in: 'path' }, example: 'inv-2026-0042' }),

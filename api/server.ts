@@ -28,6 +28,8 @@ import { costRollup, getRunRecord, runsOfEvent } from '../db/repositories/agent-
 import { eventTransitionsOf, getEvent } from '../db/repositories/events';
 import { membershipsOf } from '../db/repositories/inbox';
 import { listSubmissions } from '../db/repositories/operations';
+import { rolesInOrg } from '../db/repositories/organizations';
+import { createBrowserSession, endBrowserSession } from '../db/repositories/sessions';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { AnalysisRequestSchema } from '../workflows/analysis.contract';
 import { receiveInboundEmail } from '../activities/intake/receive-email';
@@ -72,8 +74,10 @@ import {
   CSRF_HEADER,
   SESSION_COOKIE,
   SESSION_TTL_MS,
+  newSessionToken,
+  readCookie,
   sessionKey as deriveSessionKey,
-  signSession,
+  sessionTokenHash,
 } from './session';
 
 /**
@@ -860,11 +864,22 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
           'AgentCannotDecide',
           'Sessions are for people; an agent uses its key',
         );
+      if ((await rolesInOrg(deps.db, auth.principal.orgId, auth.principal.userId)).length === 0)
+        throw new HttpError(
+          403,
+          'NotAMember',
+          `User ${auth.principal.userId} has no role in org ${auth.principal.orgId}`,
+        );
       const expiresAtMs = Date.now() + SESSION_TTL_MS;
-      const token = signSession(sessionKey, {
+      // The session is a row; the cookie carries only a random token whose keyed hash finds it.
+      const { id, token } = newSessionToken();
+      await createBrowserSession(deps.db, {
+        id,
+        tokenHash: sessionTokenHash(sessionKey, token) as string,
         keyId: auth.principal.keyId,
         userId: auth.principal.userId,
-        expiresAtMs,
+        orgId: auth.principal.orgId,
+        expiresAt: new Date(expiresAtMs),
       });
       const https =
         new URL(c.req.url).protocol === 'https:' ||
@@ -881,15 +896,17 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       );
     },
   );
-  app.delete('/v1/sessions', () =>
-    Promise.resolve(
-      json(
-        200,
-        { signedOut: true },
-        { 'set-cookie': `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` },
-      ),
-    ),
-  );
+  // Signing out ends the session on the server: the cookie stops working even if kept.
+  app.delete('/v1/sessions', async (c) => {
+    const token = readCookie(c.req.header('cookie'), SESSION_COOKIE);
+    const hash = token === undefined ? null : sessionTokenHash(sessionKey, token);
+    const ended = hash === null ? false : await endBrowserSession(deps.db, hash, 'logout');
+    return json(
+      200,
+      { signedOut: true, sessionEnded: ended },
+      { 'set-cookie': `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` },
+    );
+  });
 
   add(
     route({

@@ -22,3 +22,11 @@ export class InvalidRequestError extends Error {
 export class AuthenticationError extends Error {
   override readonly name = 'AuthenticationError';
 }
+
+/**
+ * An operator command (events, runs, audit, costs, queues) was run without the key of an owner
+ * or admin of the org it acts on (or of CS_OPERATOR_ORG for a command across orgs). Exit code 2.
+ */
+export class OperatorKeyError extends Error {
+  override readonly name = 'OperatorKeyError';
+}

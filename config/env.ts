@@ -175,6 +175,9 @@ const EnvSchema = z.object({
   // The CLI acts as the holder of this API key (never a command-line argument).
   CS_API_KEY: z.string().optional(),
   CS_API_KEY_FILE: z.string().optional(),
+  // The org whose owners and admins operate the deployment: operator commands without --org
+  // (queues, runs, every org's audit or failed events) need a key of an owner or admin of it.
+  CS_OPERATOR_ORG: z.string().min(1).optional(),
   // The API runs behind a TLS-terminating proxy: its X-Forwarded-Proto decides whether the
   // session cookie is Secure. Off by default, since a client can send the header itself.
   TRUST_PROXY: z.enum(['0', '1']).default('0'),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { createTestDatabase } from './support/database';
+import { operatorEnv } from './support/fixtures';
 import type { Database } from '../db/connection';
 import { appendAudit, verifyAuditChain } from '../db/repositories/audit';
 import { ensureOrganization } from '../db/repositories/organizations';
@@ -142,6 +143,8 @@ describe('signed audit anchors', () => {
     const anchors = join(dir, 'anchors.jsonl');
     const env = {
       ...process.env,
+      // Operator commands act as an admin of the operating org (issue 25 item 8).
+      ...(await operatorEnv(database.db)),
       DATABASE_URL: database.ownerUrl,
       DATABASE_RUNTIME_URL: database.url,
       AUDIT_ANCHOR_SECRET: SECRET,

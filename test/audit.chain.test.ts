@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { createTestDatabase } from './support/database';
+import { operatorEnv } from './support/fixtures';
 import type { Database } from '../db/connection';
 import {
   GENESIS_HASH,
@@ -264,6 +265,8 @@ describe('the hash-chained audit log', () => {
   it('`npm run cli -- audit verify` exits non-zero and names the row; `audit head` exports the head', async () => {
     const env = {
       ...process.env,
+      // Operator commands act as an admin of the operating org (issue 25 item 8).
+      ...(await operatorEnv(database.db)),
       DATABASE_URL: database.ownerUrl,
       DATABASE_RUNTIME_URL: database.url,
       // This database's anchors only (none): not the installation's file under .data.

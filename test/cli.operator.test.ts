@@ -7,6 +7,9 @@ import type { Database } from '../db/connection';
 import { buildProgram } from '../client/program';
 import type { CliContext } from '../client/commands/context';
 import { createTestDatabase } from './support/database';
+import { ensureUser } from '../db/repositories/organizations';
+import { issueApiKey } from '../db/repositories/credentials';
+import { OperatorKeyError } from '../client/errors';
 import { ORG, seedOrgs } from './support/fixtures';
 import { testConfig } from './support/worker';
 import { agentsDirWith, startRuntimeWorker, type RuntimeWorker } from './agent-runs.fixtures';
@@ -20,6 +23,9 @@ let database: Database;
 let rt: RuntimeWorker;
 let agents: { dir: string; cleanup(): void };
 const calls = new Map<string, number>();
+/** Operator commands act as an owner or admin's key (issue 25 item 8); tests swap it. */
+let operatorEnv: Record<string, string> = {};
+let adminKey = '';
 
 /** The analysis an agent runs, at the activity seam: documents named failN-… fail N calls. */
 async function fakeAnalyze(c: { input: { docIds: string[] } }) {
@@ -41,7 +47,7 @@ async function cli(...args: string[]): Promise<{ out: unknown; exitCode: number 
   const before = process.exitCode;
   process.exitCode = 0;
   const context = (json: boolean): CliContext => ({
-    config: () => testConfig(database, { TEMPORAL_TASK_QUEUE: rt.taskQueue }),
+    config: () => testConfig(database, { TEMPORAL_TASK_QUEUE: rt.taskQueue, ...operatorEnv }),
     db: () => Promise.resolve(database.db),
     temporal: () => Promise.resolve(rt.client),
     namespace: () => rt.client.options.namespace,
@@ -96,6 +102,21 @@ const failingEvent = {
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedOrgs(database.db);
+  await ensureUser(database.db, {
+    id: 'olga',
+    email: 'olga@acme.example',
+    displayName: 'Olga Operator',
+    orgId: ORG,
+    roles: ['admin'],
+  });
+  adminKey = (
+    await issueApiKey(
+      database.db,
+      { kind: 'user', userId: 'olga' },
+      { issuedBy: 'test', orgId: ORG },
+    )
+  ).key;
+  operatorEnv = { CS_API_KEY: adminKey, CS_OPERATOR_ORG: ORG };
   agents = agentsDirWith({ document_analyst: { base: 'document_analyst', config: {} } });
   rt = await startRuntimeWorker(database, {
     agentRuntime: { agentsDir: agents.dir },
@@ -128,6 +149,67 @@ describe('countersign ingest', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('operator commands need an operator key (issue 25 item 8)', () => {
+  const as = async (env: Record<string, string>, ...args: string[]) => {
+    const before = operatorEnv;
+    operatorEnv = env;
+    try {
+      return await cli(...args);
+    } finally {
+      operatorEnv = before;
+    }
+  };
+  const refused = (message: RegExp) =>
+    expect.objectContaining({ name: 'OperatorKeyError', message: expect.stringMatching(message) });
+
+  it('refuses without a key, with a non-admin’s key, another org’s key, and across orgs without CS_OPERATOR_ORG', async () => {
+    const key = async (userId: string, orgId: string) =>
+      (await issueApiKey(database.db, { kind: 'user', userId }, { issuedBy: 'test', orgId })).key;
+    await expect(as({}, 'events', 'failed', '--org', ORG)).rejects.toEqual(refused(/CS_API_KEY/));
+    await expect(as({}, 'events', 'failed', '--org', ORG)).rejects.toBeInstanceOf(OperatorKeyError);
+    // rita reviews in acme but is no admin there.
+    await expect(
+      as({ CS_API_KEY: await key('rita', ORG) }, 'events', 'failed', '--org', ORG),
+    ).rejects.toEqual(refused(/not an owner or admin/));
+    // gina's key is globex's: it does not operate acme.
+    await expect(
+      as({ CS_API_KEY: await key('gina', 'globex') }, 'audit', 'head', '--org', ORG),
+    ).rejects.toEqual(refused(/issued for org globex/));
+    // An admin of acme, but a command across orgs needs the operating org named.
+    for (const args of [['events', 'failed'], ['queues'], ['audit', 'anchor'], ['status', 'x']])
+      await expect(as({ CS_API_KEY: adminKey }, ...args)).rejects.toEqual(
+        refused(/CS_OPERATOR_ORG/),
+      );
+    await expect(as({ CS_API_KEY: 'csk_nope' }, 'costs')).rejects.toEqual(
+      refused(/does not authenticate/),
+    );
+  });
+
+  it('an admin of the org runs its commands; with CS_OPERATOR_ORG, the cross-org ones', async () => {
+    expect((await as({ CS_API_KEY: adminKey }, 'events', 'failed', '--org', ORG)).exitCode).toBe(0);
+    expect((await as(operatorEnv, 'events', 'failed')).exitCode).toBe(0);
+    expect((await as(operatorEnv, 'costs', '--by', 'org')).exitCode).toBe(0);
+  });
+
+  it('exits 2 in a process (cli.ts) with OperatorKeyError', async () => {
+    const { CS_API_KEY: _k, CS_API_KEY_FILE: _f, ...env } = process.env;
+    const status = await new Promise<number | null>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [require.resolve('tsx/cli'), join(__dirname, '..', 'client', 'cli.ts'), 'queues'],
+        { env: { ...env, DATABASE_URL: database.url }, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.on('close', (code) => {
+        expect(err).toMatch(/OperatorKeyError/);
+        resolve(code);
+      });
+    });
+    expect(status).toBe(2);
   });
 });
 

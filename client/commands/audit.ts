@@ -13,6 +13,7 @@ import {
 } from '../../activities/audit/anchors';
 import type { Runner } from '../program';
 import { parseOptions } from './context';
+import { requireOperator } from './operator';
 
 /**
  * audit verify / head / anchor: the hash-chained audit log and its signed anchors. The chain
@@ -41,6 +42,7 @@ export function registerAuditCommands(program: Command, run: Runner): void {
           }),
           raw,
         );
+        await requireOperator(ctx, o.org);
         const cfg = ctx.config();
         const db = await ctx.db();
         const problems: string[] = [];
@@ -88,6 +90,7 @@ export function registerAuditCommands(program: Command, run: Runner): void {
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ org: z.string().min(1) }), raw);
+        await requireOperator(ctx, o.org);
         ctx.out.print(await signedHeadOf(await ctx.db(), auditAnchorSecret(ctx.config()), o.org));
       }),
     );
@@ -98,6 +101,7 @@ export function registerAuditCommands(program: Command, run: Runner): void {
     )
     .action(
       run(async (ctx) => {
+        await requireOperator(ctx);
         const cfg = ctx.config();
         ctx.out.print(
           await recordAuditAnchors(await ctx.db(), {

@@ -4,6 +4,7 @@ import { costRollup } from '../../db/repositories/agent-runs';
 import { microToUsd4 } from '../../workflows/agent-runs/config';
 import type { Runner } from '../program';
 import { type CliContext, parseOptions } from './context';
+import { requireOperator } from './operator';
 
 const CostsOptions = z.object({
   by: z.enum(['run', 'agent', 'org', 'month']),
@@ -17,6 +18,7 @@ const CostsOptions = z.object({
 /** Model calls recorded by the runtime, summed per run, agent, org or month, in USD. */
 export async function costsAction(ctx: CliContext, raw: unknown): Promise<void> {
   const o = parseOptions(CostsOptions, raw);
+  await requireOperator(ctx, o.org);
   const rows = await costRollup(await ctx.db(), o.by, { orgId: o.org, month: o.month });
   ctx.out.print(
     rows.map((r) => ({

@@ -17,6 +17,7 @@ import { type Accepted, EventsClient } from '../events-client';
 import type { Runner } from '../program';
 import { type CliContext, parseOptions } from './context';
 import { baseTaskQueue } from '../../workflows/task-queue';
+import { requireOperator } from './operator';
 
 /** The states an operator may retry: the event ran and gave up (or never got a slot). */
 const RETRYABLE_STATES = ['failed', 'expired'];
@@ -108,6 +109,7 @@ export function registerEventsCommands(program: Command, run: Runner): void {
           z.object({ org: z.string(), type: z.string(), source: z.string(), payload: z.string() }),
           raw,
         );
+        await requireOperator(ctx, o.org);
         let payload: unknown;
         try {
           payload = JSON.parse(o.payload);
@@ -135,6 +137,7 @@ export function registerEventsCommands(program: Command, run: Runner): void {
       run(async (ctx, arg: string | undefined, raw: { id?: string; org: string }) => {
         const id = parseOptions(z.string({ error: 'give the event id' }).min(1), arg ?? raw.id);
         const org = parseOptions(z.string().min(1), raw.org);
+        await requireOperator(ctx, org);
         const db = await ctx.db();
         const event = await getEvent(db, org, id);
         if (!event)
@@ -163,6 +166,7 @@ export function registerEventsCommands(program: Command, run: Runner): void {
           }),
           raw,
         );
+        await requireOperator(ctx, o.org);
         const rows = await failedEvents(await ctx.db(), { orgId: o.org, limit: o.limit });
         ctx.out.print(
           rows.map((e) => ({
@@ -188,6 +192,7 @@ export function registerEventsCommands(program: Command, run: Runner): void {
     .action(
       run(async (ctx, id: string, raw: { wait?: boolean; org: string }) => {
         const org = parseOptions(z.string().min(1), raw.org);
+        await requireOperator(ctx, org);
         const retried = await retryEvent(ctx, org, id, { wait: raw.wait === true });
         ctx.out.print(retried);
         if (retried.result && retried.result.state !== 'completed') process.exitCode = 1;
@@ -204,6 +209,7 @@ export function registerEventsCommands(program: Command, run: Runner): void {
           z.object({ limit: z.coerce.number().int().min(1).max(10_000) }),
           raw,
         );
+        await requireOperator(ctx);
         const client = await ctx.temporal();
         const out: { workflowId: string; orgId: string | undefined; startTime: Date }[] = [];
         for await (const w of client.workflow.list({
@@ -252,6 +258,7 @@ export function registerEventsCommands(program: Command, run: Runner): void {
           }),
           raw,
         );
+        await requireOperator(ctx);
         const db = await ctx.db();
         const events = new EventsClient(await ctx.temporal(), db, {
           taskQueue: ctx.config().TEMPORAL_TASK_QUEUE,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { deploymentQueues } from '../../api/operations';
 import type { Runner } from '../program';
 import { parseOptions } from './context';
+import { requireOperator } from './operator';
 
 const { TaskQueueType } = temporal.api.enums.v1;
 const durationSeconds = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
@@ -51,6 +52,7 @@ export function registerQueuesCommand(program: Command, run: Runner): void {
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ queue: z.array(z.string().min(1)).optional() }), raw);
+        await requireOperator(ctx);
         const client = await ctx.temporal();
         const names = o.queue ?? deploymentQueues(ctx.config().TEMPORAL_TASK_QUEUE);
         const out = [];

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { InvalidRequestError } from '../errors';
 import type { Runner } from '../program';
 import { type CliContext, parseOptions } from './context';
+import { requireOperator } from './operator';
 
 const EventType = temporal.api.enums.v1.EventType;
 type ResetRequest = temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest;
@@ -164,6 +165,7 @@ export function registerRunsCommands(program: Command, run: Runner): void {
     .argument('<id>', 'a workflow id or a run id')
     .action(
       run(async (ctx, id: string) => {
+        await requireOperator(ctx);
         ctx.out.print(await runStatus(await ctx.temporal(), id));
       }),
     );
@@ -182,6 +184,7 @@ export function registerRunsCommands(program: Command, run: Runner): void {
     .action(
       run(async (ctx, id: string, raw: unknown) => {
         const o = parseOptions(z.object({ to: ResetTo, reason: z.string().min(1).max(500) }), raw);
+        await requireOperator(ctx);
         ctx.out.print(await resetRun(ctx, id, o.to, o.reason));
       }),
     );

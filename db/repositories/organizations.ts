@@ -2,9 +2,15 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../connection';
 import { applySystemWrites, type SystemWrite } from '../../activities/gateway/system';
 import { memberships, organizations, users, type Role } from '../schema';
+import { z } from 'zod';
+import { OrgIdSchema } from '../../workflows/org-id';
 
 export async function ensureOrganization(db: Db, org: { id: string; name: string }): Promise<void> {
-  await db.insert(organizations).values(org).onConflictDoNothing();
+  // Refused before the database's CHECK, with the zod issue (path `id`) the caller can show.
+  await db
+    .insert(organizations)
+    .values({ ...org, ...z.object({ id: OrgIdSchema }).parse({ id: org.id }) })
+    .onConflictDoNothing();
 }
 
 /** Every organization's id (schedules without named orgs fire for each). */

@@ -1,31 +1,69 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
-import { apiKeys } from '../schema';
+import { apiKeys, browserSessions, memberships } from '../schema';
+
+export type SessionEndReason = 'logout' | 'key_revoked' | 'role_removed';
+
+/** Records a new browser session for a live user key; only the token's keyed hash is kept. */
+export async function createBrowserSession(
+  db: Db,
+  s: {
+    id: string;
+    tokenHash: string;
+    keyId: string;
+    userId: string;
+    orgId: string;
+    expiresAt: Date;
+  },
+): Promise<void> {
+  await db.insert(browserSessions).values(s);
+}
 
 /**
- * The org of the session's key while it is still a live user key of that user (not revoked,
- * not expired, bound to an org); null otherwise. A session works only where its key does.
+ * The session behind a token hash while it is live: not ended (logout, key revocation, role
+ * removal), not expired, its key still a live user key of that user, and its user still holding
+ * a role in its org. Null otherwise. A session works only where its key does.
  */
-export async function sessionKeyOrg(
+export async function liveSession(
   db: Db,
-  claims: { keyId: string; userId: string },
+  tokenHash: string,
   now = new Date(),
-): Promise<string | null> {
+): Promise<{ sessionId: string; keyId: string; userId: string; orgId: string } | null> {
   const [row] = await db
     .select({
-      userId: apiKeys.userId,
-      orgId: apiKeys.orgId,
-      kind: apiKeys.principalKind,
-      revokedAt: apiKeys.revokedAt,
-      expiresAt: apiKeys.expiresAt,
+      sessionId: browserSessions.id,
+      keyId: browserSessions.keyId,
+      userId: browserSessions.userId,
+      orgId: browserSessions.orgId,
     })
-    .from(apiKeys)
-    .where(eq(apiKeys.id, claims.keyId));
-  const live =
-    !!row &&
-    row.kind === 'user' &&
-    row.userId === claims.userId &&
-    !row.revokedAt &&
-    row.expiresAt.getTime() > now.getTime();
-  return live ? (row.orgId ?? null) : null;
+    .from(browserSessions)
+    .innerJoin(apiKeys, eq(apiKeys.id, browserSessions.keyId))
+    .where(
+      and(
+        eq(browserSessions.tokenHash, tokenHash),
+        isNull(browserSessions.endedAt),
+        gt(browserSessions.expiresAt, now),
+        eq(apiKeys.principalKind, 'user'),
+        eq(apiKeys.userId, browserSessions.userId),
+        eq(apiKeys.orgId, browserSessions.orgId),
+        isNull(apiKeys.revokedAt),
+        gt(apiKeys.expiresAt, now),
+        sql`exists (select 1 from ${memberships} m where m.org_id = ${browserSessions.orgId} and m.user_id = ${browserSessions.userId})`,
+      ),
+    );
+  return row ?? null;
+}
+
+/** Ends the session behind a token hash (logout); false when there was no live one. */
+export async function endBrowserSession(
+  db: Db,
+  tokenHash: string,
+  reason: SessionEndReason,
+): Promise<boolean> {
+  const rows = await db
+    .update(browserSessions)
+    .set({ endedAt: sql`now()`, endedReason: reason })
+    .where(and(eq(browserSessions.tokenHash, tokenHash), isNull(browserSessions.endedAt)))
+    .returning({ id: browserSessions.id });
+  return rows.length > 0;
 }

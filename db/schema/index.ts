@@ -16,3 +16,4 @@ export * from './filing-facts';
 export * from './event-outbox';
 export * from './decision-nonces';
 export * from './codec';
+export * from './browser-sessions';

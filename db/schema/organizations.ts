@@ -2,11 +2,16 @@ import { pgTable, text, timestamp, primaryKey, check } from 'drizzle-orm/pg-core
 import { sql } from 'drizzle-orm';
 
 /** Every record in Countersign belongs to one organization (tenant). */
-export const organizations = pgTable('organizations', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const organizations = pgTable(
+  'organizations',
+  {
+    /** workflows/org-id.ts's alphabet: never `:`, which separates a workflow id's parts. */
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('organizations_id_alphabet', sql`${t.id} ~ '^[a-z0-9][a-z0-9_-]{0,63}$'`)],
+);
 
 /** People and service identities. Authentication material is a hash, never the token. */
 export const users = pgTable('users', {

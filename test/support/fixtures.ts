@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../../db/connection';
 import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
+import { issueApiKey } from '../../db/repositories/credentials';
 import { PROJECT_ROOT } from '../../scripts/lib/temporal-binaries';
 
 export const SAMPLES = join(PROJECT_ROOT, 'samples', 'documents');
@@ -37,4 +38,25 @@ export async function seedOrgs(db: Db): Promise<void> {
     orgId: OTHER_ORG,
     roles: ['reviewer'],
   });
+}
+
+/**
+ * The environment of an operator running the CLI in its own process (issue 25 item 8): the key
+ * of an admin of the operating org `orgId` (created if missing), which is CS_OPERATOR_ORG.
+ */
+export async function operatorEnv(
+  db: Db,
+  orgId = 'ops',
+): Promise<{ CS_API_KEY: string; CS_OPERATOR_ORG: string }> {
+  await ensureOrganization(db, { id: orgId, name: 'Operations' });
+  const userId = `${orgId}-operator`;
+  await ensureUser(db, {
+    id: userId,
+    email: `${userId}@operations.example`,
+    displayName: 'Operator',
+    orgId,
+    roles: ['admin'],
+  });
+  const { key } = await issueApiKey(db, { kind: 'user', userId }, { issuedBy: 'test', orgId });
+  return { CS_API_KEY: key, CS_OPERATOR_ORG: orgId };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD CONSTRAINT "organizations_id_alphabet" CHECK ("organizations"."id" ~ '^[a-z0-9][a-z0-9_-]{0,63}$');
