@@ -1,6 +1,7 @@
 import { amountCell } from '../../client/format/entry-lines';
 import { laneInWords } from '../../client/format/risk-rules';
 import type { HighlightedCitation } from './citations';
+import { citedPageHref, documentFileHref, isPdf, markedText, pdfPageFigure } from './cited-page';
 import type { InboxItem } from './items';
 import { escapeHtml as e } from './layout';
 
@@ -11,18 +12,17 @@ import { escapeHtml as e } from './layout';
  * of a document — only the span highlighted, the claimed number marked inside it, with a
  * link to the whole document at that page.
  */
-export function documentHref(docId: string, page: number): string {
-  return `/inbox/documents/${encodeURIComponent(docId)}#page-${page + 1}`;
-}
-
+/**
+ * One cited span: where it is, links to the cited page alone and to the whole stored file, a
+ * PDF's page drawn by pdf.js with the span marked on it, and the span in its stored text.
+ */
 export function renderCitation(q: HighlightedCitation): string {
   const fact = q.fact ? ` · fact ${q.fact.concept} ${q.fact.period} (${q.fact.factId})` : '';
   const where = `${q.docId}, page ${q.page + 1}${fact}`;
   return `<figure class="citation"><figcaption class="meta">${e(where)} ·
-<a href="${e(documentHref(q.docId, q.page))}">open the whole document</a></figcaption>
-<blockquote class="quote">…${e(q.before)}<mark class="span">${e(q.spanBefore)}${
-    q.number ? `<mark class="number">${e(q.number)}</mark>` : ''
-  }${e(q.spanAfter)}</mark>${e(q.after)}…</blockquote></figure>`;
+<a href="${e(citedPageHref(q))}">the cited page</a> ·
+<a href="${e(documentFileHref(q.docId, q.page, q.mimeType))}">open the whole document</a></figcaption>
+${isPdf(q.mimeType) ? pdfPageFigure(q) : ''}<blockquote class="quote">…${markedText(q)}…</blockquote></figure>`;
 }
 
 function renderRisk(r: NonNullable<InboxItem['evidence']['risk']>): string {

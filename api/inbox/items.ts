@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/connection';
-import { loadPage } from '../../db/repositories/documents';
+import { getDocument, loadPage } from '../../db/repositories/documents';
 import { accountNames } from '../../db/repositories/ledger';
 import { membershipsOf, openApprovalsFor, openReviewsIn } from '../../db/repositories/inbox';
 import type { GatewayClient } from '../../client/gateway-client';
@@ -264,8 +264,13 @@ async function citedSpan(
   c: Citation,
   printed: string | null,
 ): Promise<z.infer<typeof HighlightedCitationSchema>> {
-  const page = await loadPage(db, orgId, c.docId, c.page);
-  return page ? highlight(page, c, printed) : quoteOnly(c, printed);
+  const [page, doc] = await Promise.all([
+    loadPage(db, orgId, c.docId, c.page),
+    getDocument(db, orgId, c.docId),
+  ]);
+  const h = page ? highlight(page, c, printed) : quoteOnly(c, printed);
+  // The stored type decides whether the page is drawn from the file (a PDF) beside the text.
+  return doc ? { ...h, mimeType: doc.mimeType } : h;
 }
 
 /**
