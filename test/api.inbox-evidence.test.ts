@@ -10,6 +10,7 @@ import { renderCitedPage } from '../api/inbox/cited-page';
 import { documentFileHeaders } from '../api/inbox/document-file';
 import { pdfjsFile } from '../api/inbox/pdfjs-assets';
 import { renderCitation } from '../api/inbox/evidence';
+import { requestAmount } from '../api/inbox/items';
 
 /** Pure: cited spans, the rendered pages' escaping, the list's filters and order. */
 const page = 'Item 7. Net sales were $1,577 million in fiscal 2024, up from $1,402 million.';
@@ -282,6 +283,74 @@ describe('cited pages and stored files', () => {
     expect(pdfjsFile('build', '..%2Fpackage.json')).toBeNull();
     expect(pdfjsFile('..', 'package.json')).toBeNull();
     expect(pdfjsFile('standard_fonts', '..')).toBeNull();
+  });
+});
+
+describe("amounts in the reader's locale", () => {
+  it("reads a request's amount from the evidence its agent attached", () => {
+    expect(requestAmount({ billId: 'B-17', total: '1250.00', currency: 'EUR' }, 'de-DE')).toEqual({
+      minor: '125000',
+      currency: 'EUR',
+      text: '1.250,00\u00a0€',
+    });
+    expect(requestAmount({ amountMinor: '7500000', currency: 'USD' }, 'en-US')?.text).toBe(
+      '$75,000.00',
+    );
+    expect(requestAmount({ amount: '12', currency: 'shares' }, 'en-US')).toBeNull();
+    expect(requestAmount({ billId: 'B-17' }, 'en-US')).toBeNull();
+  });
+
+  it("lays out an approval's lines and a review's money claims in the item's locale", () => {
+    const html = renderDetailPage(
+      'rita',
+      item({
+        id: 'de',
+        locale: 'de-DE',
+        amount: { minor: '7500000', currency: 'EUR', text: '75.000,00\u00a0€' },
+        evidence: {
+          ...item({ id: 'x' }).evidence,
+          entries: [
+            {
+              entryDate: '2026-11-30',
+              memo: 'm',
+              lines: [
+                {
+                  accountId: 'a',
+                  account: '6400 Fees',
+                  currency: 'EUR',
+                  debit: '7500000',
+                  credit: '0',
+                },
+                {
+                  accountId: 'b',
+                  account: '1010 Bank',
+                  currency: 'EUR',
+                  debit: '0',
+                  credit: '7500000',
+                },
+              ],
+            },
+          ],
+          claims: [
+            {
+              id: 'c1',
+              label: 'Capex',
+              value: '9447000000',
+              unit: 'USD',
+              printed: '9,447',
+              formatted: '9.447.000.000,00\u00a0$',
+              citations: [],
+            },
+          ],
+        },
+      }),
+      NOW,
+    );
+    expect(html).toContain('<td class="num">75.000,00</td><td class="num"></td>');
+    expect(html).toContain('<td class="num"></td><td class="num">75.000,00</td>');
+    expect(html).toContain('<strong>Capex</strong>: 9.447.000.000,00\u00a0$');
+    expect(html).toContain('75.000,00\u00a0€');
+    expect(html).not.toContain('7500000<');
   });
 });
 

@@ -20,6 +20,7 @@ import { applyFilters, InboxQuerySchema } from './filters';
 import { renderHistoryPage } from './history-page';
 import { decidingOrgs, inboxFor, type InboxDeps } from './items';
 import { INBOX_SECURITY_HEADERS } from './layout';
+import { localeFrom } from './locale';
 import { renderListPage } from './list-page';
 import { renderLoginPage } from './login-page';
 
@@ -74,7 +75,12 @@ export function registerInboxPages<E extends Env>(
     const p = await person(c);
     if (p instanceof Response) return p;
     const q = InboxQuerySchema.parse(c.req.query());
-    const all = await inboxFor(deps, p.userId, p.orgId);
+    const all = await inboxFor(
+      deps,
+      p.userId,
+      p.orgId,
+      localeFrom(c.req.header('accept-language')),
+    );
     const nowMs = now();
     return html(renderListPage(p.userId, p.orgId, all, applyFilters(all, q, nowMs), q, nowMs));
   });
@@ -85,7 +91,8 @@ export function registerInboxPages<E extends Env>(
     const params = TaskParams.safeParse(c.req.param());
     if (!params.success)
       return html(renderGonePage(p.userId, p.orgId, c.req.param('id') ?? ''), 404);
-    const item = (await inboxFor(deps, p.userId, p.orgId)).find(
+    const locale = localeFrom(c.req.header('accept-language'));
+    const item = (await inboxFor(deps, p.userId, p.orgId, locale)).find(
       (i) => i.kind === params.data.kind && i.id === params.data.id,
     );
     return item
