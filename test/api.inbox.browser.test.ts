@@ -210,9 +210,10 @@ async function seriousViolationsOf(page: Page): Promise<string[]> {
     await browser?.close();
   });
 
-  async function signIn(key: string, path = '/inbox'): Promise<Page> {
+  async function signIn(key: string, path = '/inbox', locale = 'en-US'): Promise<Page> {
     // Its own context per person (own cookies); axe-core needs a page made from a context.
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    // The locale is the browser's Accept-Language, which lays out the amounts.
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale });
     const page = await context.newPage();
     page.once('close', () => void context.close());
     await page.goto(`${base}/inbox`);
@@ -265,6 +266,8 @@ async function seriousViolationsOf(page: Page): Promise<string[]> {
     const text = await page.locator('main').innerText();
     expect(text).toContain('$75,000.00');
     expect(text).toContain('$8,123.45');
+    // The request's amount, from the evidence its agent attached (1250.00 EUR).
+    expect(text).toContain('€1,250.00');
     expect(text).not.toMatch(/\b7500000\b|\b812345\b/);
     await page.screenshot({ path: join(ARTIFACTS, 'inbox-list.png') });
     expect(await seriousViolations(page)).toEqual([]);
@@ -304,7 +307,11 @@ async function seriousViolationsOf(page: Page): Promise<string[]> {
     await page.close();
 
     // The second approver, keyboard only: j/k to the row, a, confirm with Enter.
-    const second = await signIn(approver2Key, '/inbox?sort=amount&dir=desc');
+    // The second approver reads German: the same amounts laid out as de-DE writes them.
+    const second = await signIn(approver2Key, '/inbox?sort=amount&dir=desc', 'de-DE');
+    const german = await second.locator('main').innerText();
+    expect(german).toContain('75.000,00\u00a0$');
+    expect(german).not.toContain('$75,000.00');
     const top = second.locator('table.tasks tr.task').first();
     expect(await top.getAttribute('data-id')).toBe('inbox-big');
     await second.keyboard.press('j');
@@ -344,15 +351,17 @@ async function seriousViolationsOf(page: Page): Promise<string[]> {
   });
 
   it("answers an agent's classification request through the request's Update", async () => {
-    const page = await signIn(approverKey, '/inbox?type=request');
+    const page = await signIn(approverKey, '/inbox?type=request', 'de-DE');
     const rows = page.locator('table.tasks tr.task');
     expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator('td.amount').innerText()).toBe('1.250,00\u00a0€');
     await rows.first().focus();
     await Promise.all([
       page.waitForURL(/\/inbox\/tasks\/request\/inbox-req-1$/),
       page.keyboard.press('o'),
     ]);
     expect(await page.locator('.asked').textContent()).toMatch(/Which ledger code does each line/);
+    expect(await page.locator('dd.fact-amount').innerText()).toBe('1.250,00\u00a0€');
     await page.locator('input[data-item="line-1"]').fill('6100');
     await page.locator('input[data-item="line-2"]').fill('6200');
     expect(await seriousViolations(page)).toEqual([]);
