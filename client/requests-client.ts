@@ -61,6 +61,8 @@ export interface InboxItem {
   title: string;
   question: string;
   answerSchema: unknown;
+  /** What the agent attached when it asked (ids, amounts); shown beside the question. */
+  evidence: unknown;
   source: 'request' | 'gateway_approval' | 'analysis_review';
   linkKey: string | null;
   route: string | null;
@@ -81,6 +83,7 @@ const toItem = (r: RequestRow): InboxItem => ({
   title: r.title,
   question: r.question,
   answerSchema: r.answerSchema,
+  evidence: r.evidence,
   source: (r.linkKind as InboxItem['source'] | null) ?? 'request',
   linkKey: r.linkKey,
   route: r.route,

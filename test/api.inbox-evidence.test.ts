@@ -6,6 +6,11 @@ import { escapeHtml, INBOX_SECURITY_HEADERS } from '../api/inbox/layout';
 import { renderListPage } from '../api/inbox/list-page';
 import { INBOX_ASSETS } from '../api/inbox/assets';
 import { CSRF_HEADER } from '../api/session';
+import { renderCitedPage } from '../api/inbox/cited-page';
+import { documentFileHeaders } from '../api/inbox/document-file';
+import { pdfjsFile } from '../api/inbox/pdfjs-assets';
+import { renderCitation } from '../api/inbox/evidence';
+import { requestAmount } from '../api/inbox/items';
 
 /** Pure: cited spans, the rendered pages' escaping, the list's filters and order. */
 const page = 'Item 7. Net sales were $1,577 million in fiscal 2024, up from $1,402 million.';
@@ -116,7 +121,12 @@ describe('inbox evidence', () => {
     expect(html).toContain(
       '<mark class="span">Net sales were $<mark class="number">1,577</mark> million</mark>',
     );
-    expect(html).toContain('href="/inbox/documents/d#page-4"');
+    expect(html).toContain(
+      `href="/inbox/documents/d/pages/4?start=${cite.charStart}&amp;end=${cite.charEnd}&amp;number=1%2C577"`,
+    );
+    // The whole stored file; no pdf.js figure for a document that is not a PDF.
+    expect(html).toContain('href="/inbox/documents/d/file">open the whole document</a>');
+    expect(html).not.toContain('class="pdf-page"');
     expect(html).toContain('What were &lt;b&gt;net sales&lt;/b&gt;?');
     expect(html).toContain('&lt;script&gt;x&lt;/script&gt;');
     expect(html).not.toContain('<script>x</script>');
@@ -184,6 +194,163 @@ describe('inbox evidence', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toMatch(/unsafe-inline|sha256/);
     expect(INBOX_ASSETS['inbox.js']?.body).toContain(`'${CSRF_HEADER}'`);
+  });
+});
+
+describe('cited pages and stored files', () => {
+  const twice = 'Net revenues   $ 6,489   $ 7,500\nNet revenues grew in 2023.';
+  const second = twice.lastIndexOf('Net revenues');
+  const onPdf = {
+    ...highlight(
+      twice,
+      { docId: 'st', page: 0, charStart: 0, charEnd: twice.indexOf('   $ 7,500'), quote: '' },
+      '6,489',
+    ),
+    mimeType: 'application/pdf',
+  };
+
+  it("draws a PDF's cited page with pdf.js: the figure names the file, page, span, number and context", () => {
+    const html = renderCitation(onPdf);
+    const fig = /<div class="pdf-page"[^>]*>/.exec(html)?.[0] ?? '';
+    expect(fig).toContain('data-file="/inbox/documents/st/file"');
+    expect(fig).toContain('data-pdfjs="/inbox/assets/pdfjs"');
+    expect(fig).toContain('data-page="1"');
+    expect(fig).toContain('data-span="Net revenues   $ 6,489"');
+    expect(fig).toContain('data-number="6,489"');
+    expect(fig).toContain(
+      'data-after="   $ 7,500 Net revenues grew in 2023."'.replace(' Net', '\nNet'),
+    );
+    expect(html).toContain('href="/inbox/documents/st/file#page=1">open the whole document</a>');
+    // The stored text stays beside the drawing, span and number marked.
+    expect(html).toContain(
+      '<mark class="span">Net revenues   $ <mark class="number">6,489</mark></mark>',
+    );
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\son[a-z]+=/i);
+  });
+
+  it("shows a text document's cited page whole, only the span highlighted and the number marked", () => {
+    const q = highlight(
+      twice,
+      { docId: 'st', page: 2, charStart: second, charEnd: twice.length - 1, quote: '' },
+      '2023',
+      Infinity,
+    );
+    const html = renderCitedPage(
+      'rita',
+      'acme',
+      { id: 'st', title: 'Statement <1>', mimeType: 'text/plain' },
+      q,
+    );
+    expect(html).toContain(
+      'Net revenues   $ 6,489   $ 7,500\n<mark class="span">Net revenues grew in <mark class="number">2023</mark></mark>.',
+    );
+    expect(html.match(/<mark class="span">/g)).toHaveLength(1);
+    expect(html).toContain('<h1>Statement &lt;1&gt;, page 3</h1>');
+    expect(html).not.toContain('class="pdf-page"');
+    expect(html).toContain('<script type="module" src="/inbox/assets/cited-page.js"></script>');
+  });
+
+  it('serves a stored file as its own type, never sniffed; markup sandboxed, PDFs inline', () => {
+    const h = documentFileHeaders('text/html', 'Pillar 3 "2024"');
+    expect(h).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': 'inline; filename="Pillar 3 _2024_"',
+    });
+    expect(h['content-security-policy']).toMatch(/^sandbox; default-src 'none'/);
+    expect(documentFileHeaders('application/xml', 'inv')['content-security-policy']).toMatch(
+      /^sandbox;/,
+    );
+    expect(documentFileHeaders('application/xhtml+xml', 'ix')['content-security-policy']).toMatch(
+      /^sandbox;/,
+    );
+    const pdf = documentFileHeaders('application/pdf', 'st.pdf');
+    expect(pdf['content-type']).toBe('application/pdf');
+    expect(pdf['content-security-policy']).not.toContain('sandbox');
+    expect(documentFileHeaders('text/html\r\nx: y', 'z')).toMatchObject({
+      'content-type': 'application/octet-stream',
+      'content-disposition': 'attachment; filename="z"',
+    });
+  });
+
+  it('serves pdf.js and its data from this origin, and nothing else of the package', () => {
+    expect(pdfjsFile('build', 'pdf.min.mjs')?.contentType).toBe('text/javascript; charset=utf-8');
+    expect(pdfjsFile('build', 'pdf.worker.min.mjs')?.body.length).toBeGreaterThan(100_000);
+    expect(pdfjsFile('standard_fonts', 'LiberationSans-Regular.ttf')?.contentType).toBe(
+      'application/octet-stream',
+    );
+    expect(pdfjsFile('build', 'pdf.mjs')).toBeNull();
+    expect(pdfjsFile('build', '..%2Fpackage.json')).toBeNull();
+    expect(pdfjsFile('..', 'package.json')).toBeNull();
+    expect(pdfjsFile('standard_fonts', '..')).toBeNull();
+  });
+});
+
+describe("amounts in the reader's locale", () => {
+  it("reads a request's amount from the evidence its agent attached", () => {
+    expect(requestAmount({ billId: 'B-17', total: '1250.00', currency: 'EUR' }, 'de-DE')).toEqual({
+      minor: '125000',
+      currency: 'EUR',
+      text: '1.250,00\u00a0€',
+    });
+    expect(requestAmount({ amountMinor: '7500000', currency: 'USD' }, 'en-US')?.text).toBe(
+      '$75,000.00',
+    );
+    expect(requestAmount({ amount: '12', currency: 'shares' }, 'en-US')).toBeNull();
+    expect(requestAmount({ billId: 'B-17' }, 'en-US')).toBeNull();
+  });
+
+  it("lays out an approval's lines and a review's money claims in the item's locale", () => {
+    const html = renderDetailPage(
+      'rita',
+      item({
+        id: 'de',
+        locale: 'de-DE',
+        amount: { minor: '7500000', currency: 'EUR', text: '75.000,00\u00a0€' },
+        evidence: {
+          ...item({ id: 'x' }).evidence,
+          entries: [
+            {
+              entryDate: '2026-11-30',
+              memo: 'm',
+              lines: [
+                {
+                  accountId: 'a',
+                  account: '6400 Fees',
+                  currency: 'EUR',
+                  debit: '7500000',
+                  credit: '0',
+                },
+                {
+                  accountId: 'b',
+                  account: '1010 Bank',
+                  currency: 'EUR',
+                  debit: '0',
+                  credit: '7500000',
+                },
+              ],
+            },
+          ],
+          claims: [
+            {
+              id: 'c1',
+              label: 'Capex',
+              value: '9447000000',
+              unit: 'USD',
+              printed: '9,447',
+              formatted: '9.447.000.000,00\u00a0$',
+              citations: [],
+            },
+          ],
+        },
+      }),
+      NOW,
+    );
+    expect(html).toContain('<td class="num">75.000,00</td><td class="num"></td>');
+    expect(html).toContain('<td class="num"></td><td class="num">75.000,00</td>');
+    expect(html).toContain('<strong>Capex</strong>: 9.447.000.000,00\u00a0$');
+    expect(html).toContain('75.000,00\u00a0€');
+    expect(html).not.toContain('7500000<');
   });
 });
 

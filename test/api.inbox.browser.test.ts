@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,9 @@ import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { createTestDatabase } from './support/database';
-import { ORG, seedOrgs } from './support/fixtures';
+import { FIXTURES, ORG, OTHER_ORG, seedOrgs } from './support/fixtures';
+import { ingestFile } from '../client/documents';
+import { loadPage, storeDocument } from '../db/repositories/documents';
 import { startTestWorker, type TestWorker } from './support/worker';
 
 /**
@@ -186,6 +189,14 @@ describe('reviewer sessions', () => {
   });
 });
 
+/** axe-core on the page as it is: the serious and critical violations, by rule id. */
+async function seriousViolationsOf(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  return r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 (CHROMIUM ? describe : describe.skip)('reviewer inbox in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -199,9 +210,10 @@ describe('reviewer sessions', () => {
     await browser?.close();
   });
 
-  async function signIn(key: string, path = '/inbox'): Promise<Page> {
+  async function signIn(key: string, path = '/inbox', locale = 'en-US'): Promise<Page> {
     // Its own context per person (own cookies); axe-core needs a page made from a context.
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    // The locale is the browser's Accept-Language, which lays out the amounts.
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale });
     const page = await context.newPage();
     page.once('close', () => void context.close());
     await page.goto(`${base}/inbox`);
@@ -211,13 +223,7 @@ describe('reviewer sessions', () => {
     return page;
   }
 
-  /** axe-core on the page as it is: the serious and critical violations, by rule id. */
-  async function seriousViolations(page: Page): Promise<string[]> {
-    const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
+  const seriousViolations = seriousViolationsOf;
 
   async function submit(key: string, account: string, amount: string): Promise<void> {
     const res = await fetch(`${base}/v1/orgs/${ORG}/writes`, {
@@ -260,6 +266,8 @@ describe('reviewer sessions', () => {
     const text = await page.locator('main').innerText();
     expect(text).toContain('$75,000.00');
     expect(text).toContain('$8,123.45');
+    // The request's amount, from the evidence its agent attached (1250.00 EUR).
+    expect(text).toContain('€1,250.00');
     expect(text).not.toMatch(/\b7500000\b|\b812345\b/);
     await page.screenshot({ path: join(ARTIFACTS, 'inbox-list.png') });
     expect(await seriousViolations(page)).toEqual([]);
@@ -299,7 +307,11 @@ describe('reviewer sessions', () => {
     await page.close();
 
     // The second approver, keyboard only: j/k to the row, a, confirm with Enter.
-    const second = await signIn(approver2Key, '/inbox?sort=amount&dir=desc');
+    // The second approver reads German: the same amounts laid out as de-DE writes them.
+    const second = await signIn(approver2Key, '/inbox?sort=amount&dir=desc', 'de-DE');
+    const german = await second.locator('main').innerText();
+    expect(german).toContain('75.000,00\u00a0$');
+    expect(german).not.toContain('$75,000.00');
     const top = second.locator('table.tasks tr.task').first();
     expect(await top.getAttribute('data-id')).toBe('inbox-big');
     await second.keyboard.press('j');
@@ -339,15 +351,17 @@ describe('reviewer sessions', () => {
   });
 
   it("answers an agent's classification request through the request's Update", async () => {
-    const page = await signIn(approverKey, '/inbox?type=request');
+    const page = await signIn(approverKey, '/inbox?type=request', 'de-DE');
     const rows = page.locator('table.tasks tr.task');
     expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator('td.amount').innerText()).toBe('1.250,00\u00a0€');
     await rows.first().focus();
     await Promise.all([
       page.waitForURL(/\/inbox\/tasks\/request\/inbox-req-1$/),
       page.keyboard.press('o'),
     ]);
     expect(await page.locator('.asked').textContent()).toMatch(/Which ledger code does each line/);
+    expect(await page.locator('dd.fact-amount').innerText()).toBe('1.250,00\u00a0€');
     await page.locator('input[data-item="line-1"]').fill('6100');
     await page.locator('input[data-item="line-2"]').fill('6200');
     expect(await seriousViolations(page)).toEqual([]);
@@ -374,4 +388,175 @@ describe('reviewer sessions', () => {
     expect(elsewhere.status).toBe(404);
     expect(approverKeyId).toMatch(/^[0-9a-f]+$/);
   });
+});
+
+/**
+ * Evidence a reviewer can check against the source: a PDF's cited page drawn by pdf.js from
+ * the stored file under the inbox's CSP, only the cited span highlighted (the right one of two
+ * "Net revenues" on the page) and the number outlined where it is printed; a text document's
+ * cited page with the span marked; the stored file served in its org only, markup sandboxed.
+ */
+interface Drawn {
+  state: string;
+  status: string;
+  matched: string;
+  /** Centres of the marks, as shares of the drawn sheet's width (x) and height (y). */
+  spans: { x: number; y: number }[];
+  numbers: { x: number; y: number }[];
+  /** Dark pixels on the canvas: pdf.js drew the page. */
+  ink: number;
+}
+
+// Runs in the page (this project's TypeScript has no DOM types, so it is plain text here).
+const MEASURE = `(() => {
+  const fig = document.querySelector('.pdf-page');
+  const sheet = fig.querySelector('.pdf-sheet').getBoundingClientRect();
+  const rel = (el) => {
+    const r = el.getBoundingClientRect();
+    return {
+      x: (r.left + r.width / 2 - sheet.left) / sheet.width,
+      y: (r.top + r.height / 2 - sheet.top) / sheet.height,
+    };
+  };
+  const canvas = fig.querySelector('canvas');
+  const px = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let ink = 0;
+  for (let i = 0; i < px.length; i += 4) if (px[i] < 128 && px[i + 3] > 0) ink++;
+  return {
+    state: fig.dataset.state,
+    status: fig.querySelector('.pdf-status').textContent,
+    matched: fig.dataset.matched,
+    spans: [...fig.querySelectorAll('.hl-span')].map(rel),
+    numbers: [...fig.querySelectorAll('.hl-number')].map(rel),
+    ink,
+  };
+})()`;
+
+describe('cited pages and stored files', () => {
+  const PDF = join(FIXTURES, 'pdf', 'statement-table.pdf');
+  let dir: string;
+  let pageText: string;
+  let cookie: string;
+  beforeAll(async () => {
+    const deps = { db: database.db, client: worker.client, taskQueue: worker.taskQueue };
+    await ingestFile(deps, { orgId: ORG, path: PDF, id: 'statement-table' });
+    dir = mkdtempSync(join(tmpdir(), 'cs-inbox-doc-'));
+    writeFileSync(
+      join(dir, 'note.html'),
+      '<html><body><p>Revenue was $1,577 million in 2024.</p><script>document.title="ran"</script></body></html>',
+    );
+    await ingestFile(deps, { orgId: ORG, path: join(dir, 'note.html'), id: 'note' });
+    await storeDocument(database.db, {
+      id: 'globex-secret',
+      idIsExplicit: true,
+      orgId: OTHER_ORG,
+      title: 'secret.txt',
+      docType: null,
+      mimeType: 'text/plain',
+      bytes: Buffer.from('globex only'),
+    });
+    pageText = (await loadPage(database.db, ORG, 'statement-table', 0)) ?? '';
+    cookie = (await login(approverKey)).cookie as string;
+  });
+
+  const get = (path: string, c: string | null = cookie) =>
+    fetch(`${base}${path}`, { headers: c ? { cookie: c } : {} });
+
+  it("serves the original in the session's org only: the PDF as is, HTML sandboxed, another org's not at all", async () => {
+    const pdf = await get('/inbox/documents/statement-table/file');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await pdf.arrayBuffer()).equals(readFileSync(PDF))).toBe(true);
+    const note = await get('/inbox/documents/note/file');
+    expect(note.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(note.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(await note.text()).toContain('<script>');
+    // Another org's document is not found, exactly like the text view; no session, no bytes.
+    const other = await get('/inbox/documents/globex-secret/file');
+    expect(other.status).toBe(404);
+    expect(await other.text()).not.toContain('globex only');
+    expect((await get('/inbox/documents/globex-secret')).status).toBe(404);
+    const anonymous = await get('/inbox/documents/statement-table/file', null);
+    expect(anonymous.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await anonymous.text()).toContain('id="api-key"');
+  });
+
+  it("shows a text document's cited page with only the span highlighted and the number marked", async () => {
+    const text = (await loadPage(database.db, ORG, 'note', 0)) ?? '';
+    const start = text.indexOf('Revenue was');
+    const res = await get(
+      `/inbox/documents/note/pages/1?start=${start}&end=${text.indexOf(' in 2024')}&number=1%2C577`,
+    );
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(
+      '<mark class="span">Revenue was $<mark class="number">1,577</mark> million</mark> in 2024.',
+    );
+    expect(html).toContain('href="/inbox/documents/note/file">open the whole document</a>');
+    expect(html).not.toContain('class="pdf-page"');
+    expect((await get('/inbox/documents/note/pages/9?start=0&end=3')).status).toBe(404);
+  });
+
+  (CHROMIUM ? it : it.skip)(
+    "draws a PDF's cited page with pdf.js and marks only the cited span and its number",
+    async () => {
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM as string,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+      });
+      try {
+        mkdirSync(ARTIFACTS, { recursive: true });
+        const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+        const [name, value] = cookie.split('=') as [string, string];
+        await context.addCookies([{ name, value, url: base }]);
+        const page = await context.newPage();
+        const blocked: string[] = [];
+        page.on('console', (m) => {
+          if (/Content Security Policy|Refused to/i.test(m.text())) blocked.push(m.text());
+        });
+        page.on('pageerror', (err) => blocked.push(err.message));
+
+        /** The cited page's drawing: its state, and the marks relative to the drawn sheet. */
+        async function drawn(start: number, end: number, number: string) {
+          const q = new URLSearchParams({ start: String(start), end: String(end), number });
+          await page.goto(`${base}/inbox/documents/statement-table/pages/1?${q.toString()}`);
+          await page.waitForSelector('.pdf-page:not([data-state="pending"])', { timeout: 15_000 });
+          return page.evaluate<Drawn>(MEASURE);
+        }
+
+        // The table row "Net revenues $ 6,489 $ 7,500" (baseline 660 of a 792-point page);
+        // the same two words open a sentence lower down (baseline 508).
+        const row = pageText.indexOf('Net revenues   $ 6,489');
+        const rowDrawn = await drawn(row, row + 'Net revenues   $ 6,489'.length, '6,489');
+        expect(rowDrawn).toMatchObject({ state: 'rendered', matched: 'Netrevenues$6,489' });
+        expect(rowDrawn.ink).toBeGreaterThan(500);
+        expect(rowDrawn.spans.length).toBeGreaterThan(0);
+        for (const s of rowDrawn.spans)
+          expect(Math.abs(s.y - (792 - 662) / 792)).toBeLessThan(0.015);
+        // One outline, over the 6,489 printed right-aligned at x 430 (not the 7,500 at 530).
+        expect(rowDrawn.numbers).toHaveLength(1);
+        expect(rowDrawn.numbers[0]!.x).toBeGreaterThan(400 / 612);
+        expect(rowDrawn.numbers[0]!.x).toBeLessThan(430 / 612);
+        await page.screenshot({ path: join(ARTIFACTS, 'cited-pdf-page.png'), fullPage: true });
+        expect(await seriousViolationsOf(page)).toEqual([]);
+
+        const prose = pageText.lastIndexOf('Net revenues');
+        expect(prose).toBeGreaterThan(row);
+        const proseDrawn = await drawn(prose, prose + 'Net revenues'.length, '');
+        expect(proseDrawn).toMatchObject({
+          state: 'rendered',
+          matched: 'Netrevenues',
+          numbers: [],
+        });
+        for (const s of proseDrawn.spans)
+          expect(Math.abs(s.y - (792 - 510) / 792)).toBeLessThan(0.015);
+        await page.screenshot({ path: join(ARTIFACTS, 'cited-pdf-page-prose.png') });
+        expect(blocked).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    45_000,
+  );
 });

@@ -1,4 +1,11 @@
-import { formatMinorNumber, formatMoney, minorToDecimal } from '../client/format/money';
+import {
+  formatDecimalMoney,
+  formatMinorNumber,
+  formatMoney,
+  isCurrencyCode,
+  minorToDecimal,
+} from '../client/format/money';
+import { localeFrom } from '../api/inbox/locale';
 import { describeBankAccount, maskAccountNumber } from '../client/format/bank-account';
 import { accountLabel, nameAccountsIn } from '../client/format/accounts';
 import { laneInWords, ruleInWords } from '../client/format/risk-rules';
@@ -137,5 +144,27 @@ describe('a write in words (CLI and MCP text)', () => {
     expect(text).toMatch(/2000 Accounts payable\s+EUR\s+75,000\.00\n/);
     expect(text).toContain('Payee: Harbor Supplies — IBAN •••• •••• •••• •••• •• 3000 (EUR)');
     expect(text).not.toMatch(/7500000|3704/);
+  });
+});
+
+describe("amounts in the reader's locale", () => {
+  it('takes the most preferred locale Intl can format from Accept-Language, else en-US', () => {
+    expect(localeFrom('de-DE,de;q=0.9,en;q=0.8')).toBe('de-DE');
+    expect(localeFrom('en;q=0.4, fr-CH;q=0.9')).toBe('fr-CH');
+    expect(localeFrom(undefined)).toBe('en-US');
+    expect(localeFrom('*')).toBe('en-US');
+    expect(localeFrom('de-DE;q=0, !!')).toBe('en-US');
+  });
+
+  it("formats a decimal in major units in the currency's exponent, exactly", () => {
+    expect(formatDecimalMoney('75000', 'EUR', 'de-DE')).toBe('75.000,00\u00a0€');
+    expect(formatDecimalMoney('75000', 'USD')).toBe('$75,000.00');
+    expect(formatDecimalMoney('1200.4', 'JPY')).toBe('¥1,200');
+    expect(formatDecimalMoney('1.2345', 'KWD', 'en-US')).toMatch(/1\.235$/);
+    expect(formatDecimalMoney('9007199254740993.01', 'USD')).toBe('$9,007,199,254,740,993.01');
+    expect(formatDecimalMoney('12,5', 'EUR')).toBeNull();
+    expect(isCurrencyCode('USD')).toBe(true);
+    expect(isCurrencyCode('USD millions')).toBe(false);
+    expect(isCurrencyCode('XYZ')).toBe(false);
   });
 });

@@ -17,6 +17,12 @@ export const INBOX_ASSETS: Readonly<Record<string, Asset>> = {
     body: readFileSync(join(DIR, 'inbox.js'), 'utf8'),
     contentType: 'text/javascript; charset=utf-8',
   },
+  // A module (pdf.js is one): it imports pdf.js from /inbox/assets/pdfjs/ when a page has a
+  // PDF page to draw, and does nothing elsewhere.
+  'cited-page.js': {
+    body: readFileSync(join(DIR, 'cited-page.js'), 'utf8'),
+    contentType: 'text/javascript; charset=utf-8',
+  },
   'inbox.css': {
     body: readFileSync(join(DIR, 'inbox.css'), 'utf8'),
     contentType: 'text/css; charset=utf-8',

@@ -21,15 +21,19 @@ export const HighlightedCitationSchema = z.object({
   after: z.string(),
   /** The inline XBRL fact the marked number is (its concept, period and id), when it is one. */
   fact: FactRefSchema.optional(),
+  /** The cited document's stored type: a PDF's page is drawn by pdf.js beside the text. */
+  mimeType: z.string().optional(),
 });
 export type HighlightedCitation = z.infer<typeof HighlightedCitationSchema>;
 
 const CONTEXT_CHARS = 160;
 
+/** The span in a window of its page (`context` characters each side; Infinity: the whole page). */
 export function highlight(
   pageText: string,
   c: Citation,
   printed: string | null,
+  context: number = CONTEXT_CHARS,
 ): HighlightedCitation {
   const charStart = Math.min(c.charStart, pageText.length);
   const charEnd = Math.min(Math.max(c.charEnd, charStart), pageText.length);
@@ -38,8 +42,8 @@ export function highlight(
   const [nStart, nEnd] =
     at >= 0 ? [at, at + (printed as string).length] : [span.length, span.length];
   // Context stops at a word boundary, so a reader never sees half a word at either edge.
-  const from = Math.max(0, charStart - CONTEXT_CHARS);
-  const to = Math.min(pageText.length, charEnd + CONTEXT_CHARS);
+  const from = Math.max(0, charStart - context);
+  const to = Math.min(pageText.length, charEnd + context);
   const before = pageText.slice(from, charStart).replace(from > 0 ? /^\S*\s/ : /^$/, '');
   const after = pageText.slice(charEnd, to).replace(to < pageText.length ? /\s\S*$/ : /^$/, '');
   return {

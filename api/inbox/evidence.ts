@@ -1,6 +1,7 @@
 import { amountCell } from '../../client/format/entry-lines';
 import { laneInWords } from '../../client/format/risk-rules';
 import type { HighlightedCitation } from './citations';
+import { citedPageHref, documentFileHref, isPdf, markedText, pdfPageFigure } from './cited-page';
 import type { InboxItem } from './items';
 import { escapeHtml as e } from './layout';
 
@@ -11,18 +12,17 @@ import { escapeHtml as e } from './layout';
  * of a document — only the span highlighted, the claimed number marked inside it, with a
  * link to the whole document at that page.
  */
-export function documentHref(docId: string, page: number): string {
-  return `/inbox/documents/${encodeURIComponent(docId)}#page-${page + 1}`;
-}
-
+/**
+ * One cited span: where it is, links to the cited page alone and to the whole stored file, a
+ * PDF's page drawn by pdf.js with the span marked on it, and the span in its stored text.
+ */
 export function renderCitation(q: HighlightedCitation): string {
   const fact = q.fact ? ` · fact ${q.fact.concept} ${q.fact.period} (${q.fact.factId})` : '';
   const where = `${q.docId}, page ${q.page + 1}${fact}`;
   return `<figure class="citation"><figcaption class="meta">${e(where)} ·
-<a href="${e(documentHref(q.docId, q.page))}">open the whole document</a></figcaption>
-<blockquote class="quote">…${e(q.before)}<mark class="span">${e(q.spanBefore)}${
-    q.number ? `<mark class="number">${e(q.number)}</mark>` : ''
-  }${e(q.spanAfter)}</mark>${e(q.after)}…</blockquote></figure>`;
+<a href="${e(citedPageHref(q))}">the cited page</a> ·
+<a href="${e(documentFileHref(q.docId, q.page, q.mimeType))}">open the whole document</a></figcaption>
+${isPdf(q.mimeType) ? pdfPageFigure(q) : ''}<blockquote class="quote">…${markedText(q)}…</blockquote></figure>`;
 }
 
 function renderRisk(r: NonNullable<InboxItem['evidence']['risk']>): string {
@@ -32,13 +32,13 @@ function renderRisk(r: NonNullable<InboxItem['evidence']['risk']>): string {
 <ul class="rules">${r.rules.map((x) => `<li data-rule="${e(x.rule)}">${e(x.words)}</li>`).join('') || '<li>No rule fired</li>'}</ul></section>`;
 }
 
-function renderEntries(entries: InboxItem['evidence']['entries']): string {
+function renderEntries(entries: InboxItem['evidence']['entries'], locale?: string): string {
   return entries
     .map((en, n) => {
       const rows = en.lines
         .map(
           (l) =>
-            `<tr><td data-account-id="${e(l.accountId)}">${e(l.account)}</td><td>${e(l.currency)}</td><td class="num">${e(amountCell(l.debit, l.currency))}</td><td class="num">${e(amountCell(l.credit, l.currency))}</td></tr>`,
+            `<tr><td data-account-id="${e(l.accountId)}">${e(l.account)}</td><td>${e(l.currency)}</td><td class="num">${e(amountCell(l.debit, l.currency, locale))}</td><td class="num">${e(amountCell(l.credit, l.currency, locale))}</td></tr>`,
         )
         .join('');
       return `<section class="panel" aria-labelledby="entry-h-${n}"><h2 id="entry-h-${n}">Proposed entry, ${e(en.entryDate)}</h2>
@@ -54,7 +54,7 @@ export function renderEvidence(i: InboxItem): string {
   const ev = i.evidence;
   const parts: string[] = [];
   if (ev.risk) parts.push(renderRisk(ev.risk));
-  if (ev.entries.length) parts.push(renderEntries(ev.entries));
+  if (ev.entries.length) parts.push(renderEntries(ev.entries, i.locale));
   if (ev.payee)
     parts.push(
       `<section class="panel" aria-labelledby="payee-h"><h2 id="payee-h">Payee</h2><p class="payee">${e(ev.payee)}</p></section>`,
@@ -71,7 +71,7 @@ ${renderAnswer(ev.answer)}</section>`);
 ${ev.claims
   .map(
     (c) => `<div class="claim" data-claim-id="${e(c.id)}"><p><strong>${e(c.label)}</strong>${
-      c.value ? `: ${e(c.value)} ${e(c.unit)}` : ''
+      c.formatted ? `: ${e(c.formatted)}` : c.value ? `: ${e(c.value)} ${e(c.unit)}` : ''
     }${c.printed ? ` (printed “${e(c.printed)}”)` : ''}</p>
 ${c.citations.map(renderCitation).join('')}</div>`,
   )

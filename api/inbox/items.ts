@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/connection';
-import { loadPage } from '../../db/repositories/documents';
+import { getDocument, loadPage } from '../../db/repositories/documents';
 import { accountNames } from '../../db/repositories/ledger';
 import { membershipsOf, openApprovalsFor, openReviewsIn } from '../../db/repositories/inbox';
 import type { GatewayClient } from '../../client/gateway-client';
@@ -11,7 +11,13 @@ import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
 import { accountLabel } from '../../client/format/accounts';
 import { accountIdsIn } from '../../client/format/write-summary';
 import { describeBankAccount } from '../../client/format/bank-account';
-import { formatMoney } from '../../client/format/money';
+import {
+  DEFAULT_LOCALE,
+  formatDecimalMoney,
+  formatMoney,
+  isCurrencyCode,
+} from '../../client/format/money';
+import { decimalToMinor } from '../../workflows/bills/minor-units';
 import { ruleInWords } from '../../client/format/risk-rules';
 import { ACTIONS } from '../authz';
 import { highlight, HighlightedCitationSchema, quoteOnly } from './citations';
@@ -54,6 +60,8 @@ export const InboxItemSchema = z.object({
    * changed after the page was drawn is refused (with the current revision), not approved.
    */
   plan: z.object({ revision: z.number().int(), planHash: z.string() }).nullable(),
+  /** The locale the amounts are laid out in (the reader's Accept-Language); en-US if absent. */
+  locale: z.string().optional(),
   evidence: z.object({
     risk: z
       .object({
@@ -105,6 +113,8 @@ export const InboxItemSchema = z.object({
         value: z.string(),
         unit: z.string(),
         printed: z.string().nullable(),
+        /** A money claim's value as people read it ("$9,447,000,000.00"); absent otherwise. */
+        formatted: z.string().optional(),
         citations: z.array(HighlightedCitationSchema),
       }),
     ),
@@ -140,6 +150,7 @@ export async function inboxFor(
   deps: InboxDeps,
   userId: string,
   keyOrgId: string,
+  locale: string = DEFAULT_LOCALE,
 ): Promise<InboxItem[]> {
   const { orgs, canApprove, canReview } = await decidingOrgs(deps.db, userId, keyOrgId);
   const [approvals, reviews, requests] = await Promise.all([
@@ -152,26 +163,35 @@ export async function inboxFor(
     ),
   ]);
   const items = await Promise.all([
-    ...approvals.map((a) => approvalItem(deps, a)),
-    ...reviews.map((r) => reviewItem(deps, r)),
-    ...requests.map((r) => Promise.resolve(requestItem(r))),
+    ...approvals.map((a) => approvalItem(deps, a, locale)),
+    ...reviews.map((r) => reviewItem(deps, r, locale)),
+    ...requests.map((r) => Promise.resolve(requestItem(r, locale))),
   ]);
   return items
     .filter((i): i is InboxItem => i !== null)
+    .map((i) => ({ ...i, locale }))
     .sort((a, b) => (a.dueAt ?? '9999').localeCompare(b.dueAt ?? '9999'));
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-const money = (minor: string, currency: string) => ({
+const money = (minor: string, currency: string, locale: string) => ({
   minor,
   currency,
-  text: formatMoney(minor, currency),
+  text: formatMoney(minor, currency, locale),
 });
+
+/** A decimal in major units ("1250.00", a claim's value) as a list amount, when it is money. */
+function decimalMoney(decimal: string, currency: string, locale: string): InboxItem['amount'] {
+  if (!isCurrencyCode(currency)) return null;
+  const minor = decimalToMinor(decimal.trim(), currency);
+  return minor === null ? null : money(minor.toString(), currency, locale);
+}
 
 async function approvalItem(
   deps: InboxDeps,
   a: Awaited<ReturnType<typeof openApprovalsFor>>[number],
+  locale: string,
 ): Promise<InboxItem | null> {
   // The workflow's own view: the plan revision approvers sign (entries, payee, risk).
   const state = await deps.gateway.state(a.orgId, a.idempotencyKey).catch(() => null);
@@ -185,7 +205,7 @@ async function approvalItem(
   ).length;
   const lines = state.preview.flatMap((e) => e.lines);
   const names = await accountNames(deps.db, a.orgId, accountIdsIn(state.preview, state.risk));
-  const amount = grossAmount(lines, a.payload);
+  const amount = grossAmount(lines, a.payload, locale);
   const memo = state.preview[0]?.memo;
   return {
     kind: 'approval',
@@ -215,7 +235,7 @@ async function approvalItem(
               rule: r.rule,
               lane: r.lane,
               detail: r.detail,
-              words: ruleInWords(r, names),
+              words: ruleInWords(r, names, locale),
             })),
           }
         : null,
@@ -244,18 +264,19 @@ async function approvalItem(
 function grossAmount(
   lines: { currency: string; debit: string }[],
   payload: unknown,
+  locale: string,
 ): InboxItem['amount'] {
   const first = lines[0];
   if (first) {
     const total = lines
       .filter((l) => l.currency === first.currency)
       .reduce((s, l) => s + BigInt(l.debit || '0'), 0n);
-    return money(total.toString(), first.currency);
+    return money(total.toString(), first.currency, locale);
   }
   const p = z
     .object({ amountMinor: z.string().regex(/^\d+$/), currency: z.string().length(3) })
     .safeParse(payload);
-  return p.success ? money(p.data.amountMinor, p.data.currency) : null;
+  return p.success ? money(p.data.amountMinor, p.data.currency, locale) : null;
 }
 
 async function citedSpan(
@@ -264,8 +285,13 @@ async function citedSpan(
   c: Citation,
   printed: string | null,
 ): Promise<z.infer<typeof HighlightedCitationSchema>> {
-  const page = await loadPage(db, orgId, c.docId, c.page);
-  return page ? highlight(page, c, printed) : quoteOnly(c, printed);
+  const [page, doc] = await Promise.all([
+    loadPage(db, orgId, c.docId, c.page),
+    getDocument(db, orgId, c.docId),
+  ]);
+  const h = page ? highlight(page, c, printed) : quoteOnly(c, printed);
+  // The stored type decides whether the page is drawn from the file (a PDF) beside the text.
+  return doc ? { ...h, mimeType: doc.mimeType } : h;
 }
 
 /**
@@ -284,6 +310,7 @@ function answerCitations(text: string, citations: Citation[]): Citation[] {
 async function reviewItem(
   deps: InboxDeps,
   r: Awaited<ReturnType<typeof openReviewsIn>>[number],
+  locale: string,
 ): Promise<InboxItem | null> {
   const state = await deps.analysis.state(r.orgId, r.requestId).catch(() => null);
   if (!state || state.status !== 'awaiting_review') return null;
@@ -295,6 +322,9 @@ async function reviewItem(
       value: cl.value,
       unit: cl.unit,
       printed: cl.printed,
+      ...(isCurrencyCode(cl.unit)
+        ? { formatted: formatDecimalMoney(cl.value, cl.unit, locale) ?? undefined }
+        : {}),
       citations: await Promise.all(
         cl.citations.map((c) => citedSpan(deps.db, r.orgId, c, cl.printed)),
       ),
@@ -318,7 +348,11 @@ async function reviewItem(
     title: `${r.queryType} review`,
     subject: queryText || r.requestId,
     asked: queryText,
-    amount: null,
+    // The first money claim is the amount the list shows and sorts by.
+    amount:
+      (answer?.claims ?? [])
+        .map((cl) => decimalMoney(cl.value, cl.unit, locale))
+        .find((m) => m !== null) ?? null,
     lane: null,
     assignee: 'reviewers',
     createdAt: iso(r.createdAt),
@@ -354,7 +388,29 @@ async function reviewItem(
   };
 }
 
-function requestItem(r: RequestInboxItem): InboxItem {
+/**
+ * The amount an agent's request is about, from the evidence it was created with: minor units
+ * (`amountMinor`) or a decimal (`amount`, `total`) beside a `currency`.
+ */
+export function requestAmount(evidence: unknown, locale: string): InboxItem['amount'] {
+  const e = z
+    .object({
+      currency: z.string(),
+      amountMinor: z
+        .string()
+        .regex(/^-?\d+$/)
+        .optional(),
+      amount: z.string().optional(),
+      total: z.string().optional(),
+    })
+    .safeParse(evidence);
+  if (!e.success || !isCurrencyCode(e.data.currency)) return null;
+  if (e.data.amountMinor) return money(e.data.amountMinor, e.data.currency, locale);
+  const decimal = e.data.amount ?? e.data.total;
+  return decimal === undefined ? null : decimalMoney(decimal, e.data.currency, locale);
+}
+
+function requestItem(r: RequestInboxItem, locale: string): InboxItem {
   const form = AnswerSchemaSchema.safeParse(r.answerSchema);
   const by = r.createdBy.agentType
     ? `agent ${r.createdBy.agentType}`
@@ -367,7 +423,7 @@ function requestItem(r: RequestInboxItem): InboxItem {
     title: `${r.title} (${r.type})`,
     subject: r.title,
     asked: r.question,
-    amount: null,
+    amount: requestAmount(r.evidence, locale),
     lane: null,
     assignee: r.assigneeUserId ?? 'admins',
     createdAt: r.createdAt,

@@ -16,6 +16,7 @@ const e = escapeHtml;
 
 export const INBOX_SCRIPT_PATH = '/inbox/assets/inbox.js';
 export const INBOX_STYLE_PATH = '/inbox/assets/inbox.css';
+export const CITED_PAGE_SCRIPT_PATH = '/inbox/assets/cited-page.js';
 
 export interface Shell {
   title: string;
@@ -35,7 +36,8 @@ export function renderPage(s: Shell): string {
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${e(s.title)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="stylesheet" href="${INBOX_STYLE_PATH}"><script src="${INBOX_SCRIPT_PATH}" defer></script></head>
+<link rel="stylesheet" href="${INBOX_STYLE_PATH}"><script src="${INBOX_SCRIPT_PATH}" defer></script>
+<script type="module" src="${CITED_PAGE_SCRIPT_PATH}"></script></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header><span class="brand">Countersign inbox</span>${nav}</header>
 <main id="main">${s.body}</main>

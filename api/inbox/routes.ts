@@ -1,16 +1,26 @@
 import type { Context, Env, Hono } from 'hono';
 import { z } from 'zod';
-import { getDocument, loadPages } from '../../db/repositories/documents';
+import {
+  getDocument,
+  getDocumentBytes,
+  loadPage,
+  loadPages,
+} from '../../db/repositories/documents';
 import { decidedTasksIn } from '../../db/repositories/inbox';
 import { authenticatePrincipal } from '../auth';
 import { HttpError } from '../http-error';
 import { INBOX_ASSETS } from './assets';
 import { renderDetailPage, renderGonePage } from './detail-page';
+import { highlight } from './citations';
+import { renderCitedPage } from './cited-page';
 import { renderDocumentPage } from './document-page';
+import { documentFileHeaders } from './document-file';
+import { pdfjsFile } from './pdfjs-assets';
 import { applyFilters, InboxQuerySchema } from './filters';
 import { renderHistoryPage } from './history-page';
 import { decidingOrgs, inboxFor, type InboxDeps } from './items';
 import { INBOX_SECURITY_HEADERS } from './layout';
+import { localeFrom } from './locale';
 import { renderListPage } from './list-page';
 import { renderLoginPage } from './login-page';
 
@@ -26,6 +36,16 @@ const HTML_HEADERS = {
   ...INBOX_SECURITY_HEADERS,
 };
 const html = (body: string, status = 200) => new Response(body, { status, headers: HTML_HEADERS });
+
+/** A cited page's address: the page from 1, the span's characters, the printed number. */
+const CitedPageParams = z.object({
+  page: z.coerce.number().int().min(1).max(100_000),
+});
+const CitedPageQuery = z.object({
+  start: z.coerce.number().int().min(0).default(0),
+  end: z.coerce.number().int().min(0).default(0),
+  number: z.string().max(100).optional(),
+});
 
 const TaskParams = z.object({
   kind: z.enum(['approval', 'review', 'request']),
@@ -55,7 +75,12 @@ export function registerInboxPages<E extends Env>(
     const p = await person(c);
     if (p instanceof Response) return p;
     const q = InboxQuerySchema.parse(c.req.query());
-    const all = await inboxFor(deps, p.userId, p.orgId);
+    const all = await inboxFor(
+      deps,
+      p.userId,
+      p.orgId,
+      localeFrom(c.req.header('accept-language')),
+    );
     const nowMs = now();
     return html(renderListPage(p.userId, p.orgId, all, applyFilters(all, q, nowMs), q, nowMs));
   });
@@ -66,7 +91,8 @@ export function registerInboxPages<E extends Env>(
     const params = TaskParams.safeParse(c.req.param());
     if (!params.success)
       return html(renderGonePage(p.userId, p.orgId, c.req.param('id') ?? ''), 404);
-    const item = (await inboxFor(deps, p.userId, p.orgId)).find(
+    const locale = localeFrom(c.req.header('accept-language'));
+    const item = (await inboxFor(deps, p.userId, p.orgId, locale)).find(
       (i) => i.kind === params.data.kind && i.id === params.data.id,
     );
     return item
@@ -90,6 +116,72 @@ export function registerInboxPages<E extends Env>(
     if (!doc) throw new HttpError(404, 'NotFound', `No document ${docId} in org ${p.orgId}`);
     const pages = await loadPages(deps.db, p.orgId, docId);
     return html(renderDocumentPage(p.userId, p.orgId, { id: doc.id, title: doc.title }, pages));
+  });
+
+  // The stored original, in the session's org only, as the same 404 as the text view for
+  // another org's id. Never sniffed into something else; HTML and XML (an uploaded filing, an
+  // e-invoice) open sandboxed: no script of theirs runs and they are a unique origin with no
+  // access to the inbox's cookies or pages.
+  app.get('/inbox/documents/:docId/file', async (c) => {
+    const p = await person(c);
+    if (p instanceof Response) return p;
+    const docId = c.req.param('docId');
+    const doc = await getDocument(deps.db, p.orgId, docId);
+    const bytes = doc ? await getDocumentBytes(deps.db, p.orgId, docId) : undefined;
+    if (!doc || !bytes)
+      throw new HttpError(404, 'NotFound', `No document ${docId} in org ${p.orgId}`);
+    return new Response(new Uint8Array(bytes), {
+      headers: documentFileHeaders(doc.mimeType, doc.title),
+    });
+  });
+
+  // One cited page, whole: a PDF's drawn by pdf.js from the file above, a text's as text,
+  // with only the cited span highlighted and the printed number marked.
+  app.get('/inbox/documents/:docId/pages/:page', async (c) => {
+    const p = await person(c);
+    if (p instanceof Response) return p;
+    const docId = c.req.param('docId');
+    const params = CitedPageParams.safeParse(c.req.param());
+    const query = CitedPageQuery.safeParse(c.req.query());
+    if (!params.success || !query.success)
+      throw new HttpError(400, 'InvalidRequest', 'A cited page is /pages/<n>?start=&end=&number=');
+    const doc = await getDocument(deps.db, p.orgId, docId);
+    const index = params.data.page - 1;
+    const text = doc ? await loadPage(deps.db, p.orgId, docId, index) : null;
+    if (!doc || text === null || text === undefined)
+      throw new HttpError(
+        404,
+        'NotFound',
+        `No page ${params.data.page} of ${docId} in org ${p.orgId}`,
+      );
+    const q = query.data;
+    const cited = highlight(
+      text,
+      { docId, page: index, charStart: q.start, charEnd: Math.max(q.start, q.end), quote: '' },
+      q.number ?? null,
+      Infinity,
+    );
+    return html(
+      renderCitedPage(
+        p.userId,
+        p.orgId,
+        { id: doc.id, title: doc.title, mimeType: doc.mimeType },
+        cited,
+      ),
+    );
+  });
+
+  // pdf.js and the data it fetches itself, from this origin (the CSP admits nothing else).
+  app.get('/inbox/assets/pdfjs/:folder/:name', (c) => {
+    const file = pdfjsFile(c.req.param('folder'), c.req.param('name'));
+    if (!file) throw new HttpError(404, 'NotFound', `No pdf.js file ${c.req.path}`);
+    return new Response(new Uint8Array(file.body), {
+      headers: {
+        'content-type': file.contentType,
+        'cache-control': 'public, max-age=86400',
+        'x-content-type-options': 'nosniff',
+      },
+    });
   });
 
   app.get('/inbox/assets/:name', (c) => {

@@ -57,3 +57,26 @@ export function formatMinorNumber(
 export function isZeroMinor(minor: string): boolean {
   return /^-?0*$/.test(minor.trim());
 }
+
+/**
+ * A decimal amount in major units ("1250.00" EUR, a claim's "9447000000" USD) as people read
+ * it, exact like formatMoney: "€1,250.00"; null when the text is no plain decimal.
+ */
+export function formatDecimalMoney(
+  decimal: string,
+  currency: string,
+  locale: string = DEFAULT_LOCALE,
+): string | null {
+  if (!/^-?\d+(?:\.\d+)?$/.test(decimal.trim())) return null;
+  return formatter(currency, locale, true).format(decimal.trim() as unknown as number);
+}
+
+/** An ISO 4217 code Intl knows ("USD"), as opposed to a unit such as "shares" or "%". */
+export function isCurrencyCode(unit: string): boolean {
+  if (!/^[A-Z]{3}$/.test(unit)) return false;
+  try {
+    return Intl.supportedValuesOf('currency').includes(unit);
+  } catch {
+    return false;
+  }
+}
