@@ -77,16 +77,18 @@ export async function createDomainWorkers(opts: {
       `task queue ${opts.baseQueue} is not a base queue (it ends in -${suffix}): the domains' queues derive from the base`,
     );
   if (opts.domains.length === 0) throw new Error('no domains to run');
+  if (opts.drainBaseQueue && opts.domains.length !== DOMAINS.length)
+    throw new Error('draining the base queue needs every domain in the process');
   const shares = cacheShares(opts.domains, opts.maxCachedWorkflows ?? defaultMaxCachedWorkflows());
-  const workers: [string, Worker][] = [];
-  for (const domain of opts.domains) {
-    const module = DOMAIN_MODULES[domain];
-    workers.push([
-      domain,
-      await Worker.create({
+  // Created side by side: each Worker.create loads the workflow bundle into its own V8 context
+  // on its own thread, the slow part of a worker's start (a test file starts one per domain).
+  const pending: [string, Promise<Worker>][] = opts.domains.map((domain) => [
+    domain,
+    (async () =>
+      Worker.create({
         connection: opts.connection,
         namespace: opts.namespace,
-        taskQueue: module.taskQueue(opts.baseQueue),
+        taskQueue: DOMAIN_MODULES[domain].taskQueue(opts.baseQueue),
         workflowBundle: opts.workflowBundle,
         activities: opts.activitiesOf(domain),
         dataConverter: opts.dataConverter,
@@ -95,32 +97,30 @@ export async function createDomainWorkers(opts: {
         maxCachedWorkflows: shares.get(domain),
         // Deploys send SIGTERM: in-flight activities finish (or time out and retry elsewhere).
         shutdownGraceTime: '20s',
-      }),
-    ]);
-  }
+      }))(),
+  ]);
   if (opts.drainBaseQueue) {
-    if (opts.domains.length !== DOMAINS.length)
-      throw new Error('draining the base queue needs every domain in the process');
-    workers.push([
+    pending.push([
       'base',
-      await Worker.create({
-        connection: opts.connection,
-        namespace: opts.namespace,
-        taskQueue: opts.baseQueue,
-        workflowBundle: opts.workflowBundle,
-        activities: Object.assign({}, ...DOMAINS.map((d) => opts.activitiesOf(d))) as Activities,
-        dataConverter: opts.dataConverter,
-        plugins: (await opts.plugins?.()) ?? [],
-        maxCachedWorkflows: 50,
-        shutdownGraceTime: '20s',
-      }),
+      (async () =>
+        Worker.create({
+          connection: opts.connection,
+          namespace: opts.namespace,
+          taskQueue: opts.baseQueue,
+          workflowBundle: opts.workflowBundle,
+          activities: Object.assign({}, ...DOMAINS.map((d) => opts.activitiesOf(d))) as Activities,
+          dataConverter: opts.dataConverter,
+          plugins: (await opts.plugins?.()) ?? [],
+          maxCachedWorkflows: 50,
+          shutdownGraceTime: '20s',
+        }))(),
     ]);
   }
   if (opts.domains.includes('agents'))
     // The concurrency semaphores (a few long-lived workflows per org and agent), no activities.
-    workers.push([
+    pending.push([
       'slots',
-      await Worker.create({
+      Worker.create({
         connection: opts.connection,
         namespace: opts.namespace,
         taskQueue: slotsTaskQueue(opts.baseQueue),
@@ -131,6 +131,8 @@ export async function createDomainWorkers(opts: {
         shutdownGraceTime: '20s',
       }),
     ]);
+  const created = await Promise.all(pending.map(([, w]) => w));
+  const workers = pending.map(([name], i): [string, Worker] => [name, created[i]!]);
   return new WorkerGroup(workers);
 }
 

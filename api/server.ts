@@ -29,7 +29,11 @@ import { eventTransitionsOf, getEvent } from '../db/repositories/events';
 import { membershipsOf } from '../db/repositories/inbox';
 import { listSubmissions } from '../db/repositories/operations';
 import { rolesInOrg } from '../db/repositories/organizations';
-import { createBrowserSession, endBrowserSession } from '../db/repositories/sessions';
+import {
+  createBrowserSession,
+  endBrowserSession,
+  pruneBrowserSessions,
+} from '../db/repositories/sessions';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { AnalysisRequestSchema } from '../workflows/analysis.contract';
 import { receiveInboundEmail } from '../activities/intake/receive-email';
@@ -881,6 +885,13 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
         orgId: auth.principal.orgId,
         expiresAt: new Date(expiresAtMs),
       });
+      // Old sessions go as new ones come: ended or expired more than 30 days ago. A prune that
+      // fails is logged and never costs the person their sign-in.
+      await pruneBrowserSessions(deps.db).catch((err: unknown) =>
+        deps.logger?.error('session prune failed', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      );
       const https =
         new URL(c.req.url).protocol === 'https:' ||
         (deps.trustProxy === true &&
@@ -897,16 +908,30 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     },
   );
   // Signing out ends the session on the server: the cookie stops working even if kept.
-  app.delete('/v1/sessions', async (c) => {
-    const token = readCookie(c.req.header('cookie'), SESSION_COOKIE);
-    const hash = token === undefined ? null : sessionTokenHash(sessionKey, token);
-    const ended = hash === null ? false : await endBrowserSession(deps.db, hash, 'logout');
-    return json(
-      200,
-      { signedOut: true, sessionEnded: ended },
-      { 'set-cookie': `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` },
-    );
-  });
+  add(
+    route({
+      method: 'delete',
+      path: '/v1/sessions',
+      tags: ['sessions'],
+      summary: 'Sign out: ends the session of the cookie on the server and clears the cookie',
+      responses: {
+        200: ok(
+          'Signed out (sessionEnded: false when the cookie named no live session)',
+          z.object({ signedOut: z.literal(true), sessionEnded: z.boolean() }),
+        ),
+      },
+    }),
+    async (c) => {
+      const token = readCookie(c.req.header('cookie'), SESSION_COOKIE);
+      const hash = token === undefined ? null : sessionTokenHash(sessionKey, token);
+      const ended = hash === null ? false : await endBrowserSession(deps.db, hash, 'logout');
+      return json(
+        200,
+        { signedOut: true, sessionEnded: ended },
+        { 'set-cookie': `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` },
+      );
+    },
+  );
 
   add(
     route({

@@ -9,6 +9,7 @@ import { GatewayClient } from '../client/gateway-client';
 import { issueDemoKeyFiles } from '../client/credentials';
 import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
 import { trialBalance } from '../db/repositories/ledger';
+import { formatMoney } from '../client/format/money';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
 import { bringUpPlatform } from './lib/platform';
 import { portOpen } from './lib/dev-server';
@@ -266,7 +267,7 @@ async function main(): Promise<void> {
   }
   const tb = await trialBalance(database.db, DEMO_ORG);
   console.log(
-    `trial balance (minor units): ${tb.totals.map((t) => `${t.currency} debits ${t.debits} = credits ${t.credits}`).join('; ') || 'empty'}`,
+    `trial balance: ${tb.totals.map((t) => `${t.currency} debits ${formatMoney(t.debits, t.currency)} = credits ${formatMoney(t.credits, t.currency)}`).join('; ') || 'empty'}`,
   );
 
   // 6. The agents: a bank statement and a supplier's e-invoice arrive as events; the

@@ -385,6 +385,8 @@ describe('operator reads', () => {
     expect(doc.paths['/v1/orgs/{org}/writes']?.post?.responses['403']?.content).toHaveProperty([
       'application/problem+json',
     ]);
+    // Signing in and out are both in the document.
+    expect(Object.keys(doc.paths['/v1/sessions'] ?? {}).sort()).toEqual(['delete', 'post']);
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearer', 'session']);
   });
 });

@@ -181,4 +181,68 @@ describe('browser sessions are server-side', () => {
     ])
       await expect(database.pool.query(stmt)).rejects.toThrow(/permission denied/);
   });
+
+  it('sign-in prunes sessions that ended or expired over 30 days ago, and only those', async () => {
+    const k = await sallyKey();
+    const [oldEnded, _oldExpired, recentEnded, live] = [
+      await login(k.key),
+      await login(k.key),
+      await login(k.key),
+      await login(k.key),
+    ];
+    await app.request('/v1/sessions', { method: 'DELETE', headers: { cookie: oldEnded.cookie } });
+    await app.request('/v1/sessions', {
+      method: 'DELETE',
+      headers: { cookie: recentEnded.cookie },
+    });
+    // Back-date them as the owner: one ended 40 days ago, one expired 40 days ago, one ended
+    // two days ago.
+    const ids = async () =>
+      (
+        await database.pool.query<{ id: string; ended_reason: string | null; expires_at: Date }>(
+          'select id, ended_reason, expires_at from browser_sessions order by created_at desc limit 4',
+        )
+      ).rows;
+    const [l, r, x, o] = await ids(); // newest first: live, recentEnded, oldExpired, oldEnded
+    expect([l!.ended_reason, r!.ended_reason, x!.ended_reason, o!.ended_reason]).toEqual([
+      null,
+      'logout',
+      null,
+      'logout',
+    ]);
+    await asOwner([
+      `update browser_sessions set created_at = now() - interval '50 days', ended_at = now() - interval '40 days', expires_at = now() - interval '39 days' where id = '${o!.id}'`,
+      `update browser_sessions set created_at = now() - interval '50 days', expires_at = now() - interval '40 days' where id = '${x!.id}'`,
+      `update browser_sessions set ended_at = now() - interval '2 days' where id = '${r!.id}'`,
+    ]);
+    expect((await login(k.key)).status).toBe(200);
+    const left = new Set(
+      (await database.pool.query<{ id: string }>('select id from browser_sessions')).rows.map(
+        (row) => row.id,
+      ),
+    );
+    expect([left.has(l!.id), left.has(r!.id), left.has(x!.id), left.has(o!.id)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect((await read(live.cookie)).status).toBe(200);
+    // The runtime role still deletes nothing itself; a `keep` shorter than a day is a day.
+    await expect(database.pool.query('delete from browser_sessions')).rejects.toThrow(
+      /permission denied/,
+    );
+    const pruned = await database.pool.query<{ n: number }>(
+      "select prune_browser_sessions(interval '0 seconds') as n",
+    );
+    // Only the one that ended two days ago goes: sessions the earlier tests ended minutes ago
+    // are within the day, and the live one is never a candidate.
+    expect(pruned.rows[0]!.n).toBe(1);
+    const after = await database.pool.query<{ id: string; ended_reason: string | null }>(
+      'select id, ended_reason from browser_sessions',
+    );
+    expect(after.rows.map((row) => row.id)).not.toContain(r!.id);
+    expect(after.rows.filter((row) => row.ended_reason !== null).length).toBeGreaterThan(0);
+    expect((await read(live.cookie)).status).toBe(200);
+  });
 });

@@ -54,6 +54,19 @@ export async function liveSession(
   return row ?? null;
 }
 
+/**
+ * Deletes sessions that ended or expired more than `keepDays` ago (at least one): a live one is
+ * never touched. Through prune_browser_sessions (migration 0033), since the runtime role may
+ * not delete sessions itself. Returns how many rows went.
+ */
+export async function pruneBrowserSessions(db: Db, keepDays = 30): Promise<number> {
+  const days = Math.max(1, Math.floor(keepDays));
+  const rows = await db.execute<{ pruned: number }>(
+    sql`select prune_browser_sessions(make_interval(days => ${days})) as pruned`,
+  );
+  return Number(rows.rows[0]?.pruned ?? 0);
+}
+
 /** Ends the session behind a token hash (logout); false when there was no live one. */
 export async function endBrowserSession(
   db: Db,
