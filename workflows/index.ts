@@ -17,78 +17,60 @@ import type * as AuditAnchor from './audit/anchor';
  *
  * With the reusable V8 context every workflow run evaluates the modules it requires in its own
  * module cache (shared modules would be frozen, and our zod schemas cannot be). Importing every
- * workflow here made each run of any type evaluate all 91 modules — ~75 ms of module bodies per
- * new run, the first task's cost under a burst, and memory held per cached run. Each export is
- * a function of the workflow's own name (the name is the workflow type: clients and child starts
- * use it) that requires its implementation on first call, so an event run evaluates the event
- * modules, a gateway run the gateway's. Module evaluation issues no commands: replay is
- * unchanged.
+ * workflow here made each run of any type evaluate all 91 modules — 48–75 ms of module bodies
+ * per new run, the first task's cost under a burst, and memory held per cached run. Each export
+ * is a function named as its workflow type (clients and child starts take the type from the
+ * name) that requires its implementation when called, so an event run evaluates the event
+ * modules and a gateway run the gateway's. Module evaluation issues no commands: replay is
+ * unchanged. (`require` with a literal path: webpack bundles the module and runs it on call.)
  */
-
-export function analysisWorkflow(
-  ...args: Parameters<typeof Analysis.analysisWorkflow>
-): ReturnType<typeof Analysis.analysisWorkflow> {
-  return (require('./analysis') as typeof Analysis).analysisWorkflow(...args);
+function lazy<F extends (...args: never[]) => unknown>(type: string, load: () => F): F {
+  const run = (...args: Parameters<F>) => load()(...args);
+  Object.defineProperty(run, 'name', { value: type });
+  return run as F;
 }
 
-export function ingestionWorkflow(
-  ...args: Parameters<typeof Ingestion.ingestionWorkflow>
-): ReturnType<typeof Ingestion.ingestionWorkflow> {
-  return (require('./ingestion') as typeof Ingestion).ingestionWorkflow(...args);
-}
-
-export function gatewayWorkflow(
-  ...args: Parameters<typeof Gateway.gatewayWorkflow>
-): ReturnType<typeof Gateway.gatewayWorkflow> {
-  return (require('./gateway') as typeof Gateway).gatewayWorkflow(...args);
-}
-
-export function eventWorkflow(
-  ...args: Parameters<typeof EventRun.eventWorkflow>
-): ReturnType<typeof EventRun.eventWorkflow> {
-  return (require('./events/workflow') as typeof EventRun).eventWorkflow(...args);
-}
-
-export function scheduledEventWorkflow(
-  ...args: Parameters<typeof ScheduledEvent.scheduledEventWorkflow>
-): ReturnType<typeof ScheduledEvent.scheduledEventWorkflow> {
-  return (require('./events/scheduled') as typeof ScheduledEvent).scheduledEventWorkflow(...args);
-}
-
-export function outboxDispatchWorkflow(
-  ...args: Parameters<typeof OutboxDispatch.outboxDispatchWorkflow>
-): ReturnType<typeof OutboxDispatch.outboxDispatchWorkflow> {
-  return (require('./events/outbox-dispatch') as typeof OutboxDispatch).outboxDispatchWorkflow(
-    ...args,
-  );
-}
-
-export function agentRunWorkflow(
-  ...args: Parameters<typeof AgentRun.agentRunWorkflow>
-): ReturnType<typeof AgentRun.agentRunWorkflow> {
-  return (require('./agent-runs/workflow') as typeof AgentRun).agentRunWorkflow(...args);
-}
-
-export function slotsWorkflow(
-  ...args: Parameters<typeof Slots.slotsWorkflow>
-): ReturnType<typeof Slots.slotsWorkflow> {
-  return (require('./agent-runs/slots') as typeof Slots).slotsWorkflow(...args);
-}
-
-export function requestWorkflow(
-  ...args: Parameters<typeof Request.requestWorkflow>
-): ReturnType<typeof Request.requestWorkflow> {
-  return (require('./requests/workflow') as typeof Request).requestWorkflow(...args);
-}
-
-export function delegationWatchWorkflow(
-  ...args: Parameters<typeof DelegationWatch.delegationWatchWorkflow>
-): ReturnType<typeof DelegationWatch.delegationWatchWorkflow> {
-  return (require('./requests/watch') as typeof DelegationWatch).delegationWatchWorkflow(...args);
-}
-
-export function auditAnchorWorkflow(
-  ...args: Parameters<typeof AuditAnchor.auditAnchorWorkflow>
-): ReturnType<typeof AuditAnchor.auditAnchorWorkflow> {
-  return (require('./audit/anchor') as typeof AuditAnchor).auditAnchorWorkflow(...args);
-}
+export const analysisWorkflow = lazy(
+  'analysisWorkflow',
+  () => (require('./analysis') as typeof Analysis).analysisWorkflow,
+);
+export const ingestionWorkflow = lazy(
+  'ingestionWorkflow',
+  () => (require('./ingestion') as typeof Ingestion).ingestionWorkflow,
+);
+export const gatewayWorkflow = lazy(
+  'gatewayWorkflow',
+  () => (require('./gateway') as typeof Gateway).gatewayWorkflow,
+);
+export const eventWorkflow = lazy(
+  'eventWorkflow',
+  () => (require('./events/workflow') as typeof EventRun).eventWorkflow,
+);
+export const scheduledEventWorkflow = lazy(
+  'scheduledEventWorkflow',
+  () => (require('./events/scheduled') as typeof ScheduledEvent).scheduledEventWorkflow,
+);
+export const outboxDispatchWorkflow = lazy(
+  'outboxDispatchWorkflow',
+  () => (require('./events/outbox-dispatch') as typeof OutboxDispatch).outboxDispatchWorkflow,
+);
+export const agentRunWorkflow = lazy(
+  'agentRunWorkflow',
+  () => (require('./agent-runs/workflow') as typeof AgentRun).agentRunWorkflow,
+);
+export const slotsWorkflow = lazy(
+  'slotsWorkflow',
+  () => (require('./agent-runs/slots') as typeof Slots).slotsWorkflow,
+);
+export const requestWorkflow = lazy(
+  'requestWorkflow',
+  () => (require('./requests/workflow') as typeof Request).requestWorkflow,
+);
+export const delegationWatchWorkflow = lazy(
+  'delegationWatchWorkflow',
+  () => (require('./requests/watch') as typeof DelegationWatch).delegationWatchWorkflow,
+);
+export const auditAnchorWorkflow = lazy(
+  'auditAnchorWorkflow',
+  () => (require('./audit/anchor') as typeof AuditAnchor).auditAnchorWorkflow,
+);
