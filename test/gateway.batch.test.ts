@@ -7,7 +7,20 @@ import { journalEntries } from '../db/schema';
 import type { GatewayWriteInput } from '../workflows/gateway.contract';
 import { splitIdempotencyKey } from '../workflows/gateway/writes';
 import { batchEntryId } from '../activities/gateway/journal-batch';
-import { APPROVER_1, APPROVER_2, CLERK, ORG, acc, key, seedGatewayOrgs } from './gateway.fixtures';
+import { createGatewayActivities } from '../activities/gateway';
+import { findSubmissionByKey } from '../db/repositories/gateway';
+import { GATEWAY_WORKFLOW, gatewayWorkflowId } from '../workflows/gateway.contract';
+import { domainTaskQueue } from '../workflows/task-queue';
+import {
+  APPROVER_1,
+  APPROVER_2,
+  CLERK,
+  ORG,
+  acc,
+  journalPost,
+  key,
+  seedGatewayOrgs,
+} from './gateway.fixtures';
 
 /**
  * journal.post_batch end to end on the dev server: many entries in one submission applied in
@@ -149,4 +162,100 @@ it('splits a high-risk entry out to its own approval instead of holding the batc
   const r2 = await gw.result(ORG, again.idempotencyKey);
   expect(r2.entryIds).toHaveLength(0);
   expect(r2.effects.map((e) => e.action)).toEqual(['already_posted', 'already_posted']);
+});
+
+// Issue 25 item 8: an entry key names one entry, ever. Before, an entry already posted under
+// the key was skipped and a split-out submission under it joined, whatever they carried.
+it('refuses a batch that reuses an entry key for a different entry, posted or split out; the same entry still joins', async () => {
+  const t = key('t5');
+  const first = batch([entry(`${t}-0`, '1200'), entry(`${t}-1`, '900')]);
+  await gw.submit(first);
+  expect((await gw.result(ORG, first.idempotencyKey)).outcome).toBe('applied');
+
+  const changed = batch([entry(`${t}-new`, '100'), entry(`${t}-0`, '1300')]);
+  await gw.submit(changed);
+  await expect(gw.result(ORG, changed.idempotencyKey)).rejects.toMatchObject({
+    type: 'IdempotencyConflict',
+    issues: [expect.objectContaining({ path: 'payload.entries.1.key' })],
+  });
+  expect(await postedKeys([`${t}-new`])).toBe(0);
+
+  // A high-risk entry split out and awaiting its approvals: another batch carrying a different
+  // entry under its key is refused; one carrying the same entry joins that submission.
+  const split = batch([entry(`${t}-2`, '1200'), entry(`${t}-big`, '3000000')]);
+  await gw.submit(split);
+  expect((await gw.result(ORG, split.idempotencyKey)).splitOut).toHaveLength(1);
+  await gw.settle(ORG, splitIdempotencyKey(`${t}-big`));
+  const other = batch([entry(`${t}-3`, '900'), entry(`${t}-big`, '3100000')]);
+  await gw.submit(other);
+  await expect(gw.result(ORG, other.idempotencyKey)).rejects.toMatchObject({
+    type: 'IdempotencyConflict',
+    issues: [expect.objectContaining({ path: 'payload.entries.1.key' })],
+  });
+  expect(await postedKeys([`${t}-3`])).toBe(0);
+  const same = batch([entry(`${t}-4`, '900'), entry(`${t}-big`, '3000000')]);
+  await gw.submit(same);
+  expect((await gw.result(ORG, same.idempotencyKey)).splitOut).toEqual([
+    { entryKey: `${t}-big`, submissionId: `gateway:${ORG}:${splitIdempotencyKey(`${t}-big`)}` },
+  ]);
+});
+
+it('joins a split-out submission that was already running only once it is seen to carry the entry', async () => {
+  const acts = createGatewayActivities({ db: database.db });
+  const t = key('t6');
+  // The batch whose split-out met a running submission: it waits for approval meanwhile.
+  const parent = batch([entry(`${t}-0`, '1200'), entry(`${t}-mod`, '600000')]);
+  await gw.submit(parent);
+  await gw.settle(ORG, parent.idempotencyKey);
+  const parentRow = await findSubmissionByKey(database.db, ORG, parent.idempotencyKey);
+  const splitKey = splitIdempotencyKey(`${t}-big`);
+  const big = entry(`${t}-big`, '3000000');
+  // Not registered yet: the check waits for the registration, then compares.
+  const confirmed = acts.gatewayConfirmSplitOut({
+    submissionId: parentRow!.id,
+    orgId: ORG,
+    idempotencyKey: splitKey,
+    entry: big,
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  await gw.submit(batch([big], splitKey));
+  await gw.settle(ORG, splitKey);
+  await expect(confirmed).resolves.toBeUndefined();
+  // A different entry under that key: refused, and the refusal is recorded on the batch.
+  await expect(
+    acts.gatewayConfirmSplitOut({
+      submissionId: parentRow!.id,
+      orgId: ORG,
+      idempotencyKey: splitKey,
+      entry: entry(`${t}-big`, '3000001'),
+    }),
+  ).rejects.toMatchObject({ type: 'IdempotencyConflict' });
+  expect(await findSubmissionByKey(database.db, ORG, parent.idempotencyKey)).toMatchObject({
+    status: 'failed',
+    error: expect.objectContaining({ type: 'IdempotencyConflict' }),
+  });
+});
+
+it('refuses a run started again under an applied key with a different write, instead of reporting the old one as applied', async () => {
+  const w = journalPost({ amount: '1500', entryDate: '2025-04-11' });
+  await gw.submit(w);
+  expect((await gw.result(ORG, w.idempotencyKey)).outcome).toBe('applied');
+  // As a batch's startChild does (the default reuse policy runs a closed id again).
+  const handle = await worker.client.workflow.start(GATEWAY_WORKFLOW, {
+    workflowId: gatewayWorkflowId(ORG, w.idempotencyKey),
+    taskQueue: domainTaskQueue(worker.taskQueue, 'gateway'),
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    args: [{ ...w, payload: { ...(w.payload as object), memo: 'something else' } }],
+  });
+  await expect(gw.result(ORG, w.idempotencyKey)).rejects.toMatchObject({
+    type: 'IdempotencyConflict',
+  });
+  expect(handle.workflowId).toBe(gatewayWorkflowId(ORG, w.idempotencyKey));
+  const again = await worker.client.workflow.start(GATEWAY_WORKFLOW, {
+    workflowId: gatewayWorkflowId(ORG, w.idempotencyKey),
+    taskQueue: domainTaskQueue(worker.taskQueue, 'gateway'),
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    args: [w],
+  });
+  expect(await again.result()).toMatchObject({ outcome: 'applied' });
 });

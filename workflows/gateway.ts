@@ -483,6 +483,17 @@ export async function gatewayWorkflow(raw: unknown, carried?: unknown): Promise<
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      // Already running under this key: joined only once it is known to carry this entry
+      // (added after runs were recorded; the marker keeps their histories replaying).
+      if (patched('gateway-split-out-compare'))
+        await durable('confirm split-out', () =>
+          db.gatewayConfirmSplitOut({
+            submissionId,
+            orgId: write.orgId,
+            idempotencyKey,
+            entry: s.entry,
+          }),
+        );
     }
     splitOut.push({ entryKey: s.entryKey, submissionId: child });
   }

@@ -3,7 +3,11 @@ import { heartbeating } from '../heartbeating';
 import type { Db } from '../../db/connection';
 import { appendAudit } from '../../db/repositories/audit';
 import { hasAnyRole } from '../../db/repositories/organizations';
-import { registerSubmission, setSubmissionStatus } from '../../db/repositories/gateway';
+import {
+  findSubmissionByKey,
+  registerSubmission,
+  setSubmissionStatus,
+} from '../../db/repositories/gateway';
 import {
   currentPlanRevision,
   recordPlanVote,
@@ -34,6 +38,8 @@ import {
   type ReplannedRevision,
 } from './evaluate';
 import type { PayeeAccount } from './kinds';
+import { sameEntry } from './journal-batch';
+import { canonicalJson } from './plan-hash';
 import { GatewayRefusal, refusalFromDb } from './refusal';
 
 export interface EvaluateInput {
@@ -57,6 +63,9 @@ export interface EvaluateOutput {
   /** journal.post_batch: high-risk entries the workflow submits on their own. */
   splitOut?: { entryKey: string; index: number; entry: JournalBatchEntry }[];
 }
+
+/** How long a split-out submission that was already running is waited for to register. */
+const SPLIT_OUT_REGISTRATION_WAIT_MS = 30_000;
 
 const splitOf = (ev: { plan: { splitOut?: EvaluateOutput['splitOut'] } }) =>
   ev.plan.splitOut && ev.plan.splitOut.length > 0
@@ -154,6 +163,13 @@ export function createGatewayActivities({
       expiresAt: ev.risk.lane === 'low' ? null : new Date(input.expiresAt),
     });
     if (!created) {
+      // The key's submission must be this write: a child run started again under a reused
+      // key (a split-out entry) is refused, not reported as the earlier write's result.
+      if (row.kind !== w.kind || canonicalJson(row.payload) !== canonicalJson(w.payload))
+        throw permanentFailure(
+          ErrorType.IdempotencyConflict,
+          `Idempotency key ${w.idempotencyKey} already names a different ${row.kind} write (submission ${row.id}, ${row.status}); submit under a new key`,
+        );
       if (row.status === 'applied')
         return {
           risk: ev.risk,
@@ -278,6 +294,47 @@ export function createGatewayActivities({
       } catch (err) {
         if (err instanceof GatewayRefusal) throw err.toFailure();
         throw err;
+      }
+    },
+
+    /**
+     * A split-out entry whose submission was already running when this batch started it (two
+     * batches carrying one entry key at once): waits, heartbeating, until that submission is
+     * registered, then refuses this batch — recorded on its submission — unless it carries
+     * this very entry. Never joins another entry as if it were this one.
+     */
+    async gatewayConfirmSplitOut(input: {
+      submissionId: string;
+      orgId: string;
+      idempotencyKey: string;
+      entry: JournalBatchEntry;
+    }): Promise<void> {
+      const refuse = async (message: string) => {
+        const refusal = new GatewayRefusal(ErrorType.IdempotencyConflict, message, [
+          { path: 'payload.entries', message: `entry ${input.entry.key}: ${message}` },
+        ]);
+        await setSubmissionStatus(db, input.submissionId, 'failed', {
+          error: { type: refusal.type, message: refusal.message, issues: refusal.issues },
+        });
+        throw refusal.toFailure();
+      };
+      const deadline = Date.now() + SPLIT_OUT_REGISTRATION_WAIT_MS;
+      for (;;) {
+        const row = await heartbeating(() =>
+          findSubmissionByKey(db, input.orgId, input.idempotencyKey),
+        );
+        if (row) {
+          const theirs = (row.payload as { entries?: JournalBatchEntry[] }).entries?.[0];
+          if (row.kind === 'journal.post_batch' && theirs && sameEntry(theirs, input.entry)) return;
+          return refuse(
+            `Entry key ${input.entry.key} already names a different entry (submission ${row.id}); submit the changed entry under a new key`,
+          );
+        }
+        if (Date.now() >= deadline)
+          return refuse(
+            `The split-out submission for entry ${input.entry.key} was already running and did not register within ${SPLIT_OUT_REGISTRATION_WAIT_MS / 1000} s: it cannot be confirmed to carry this entry`,
+          );
+        await new Promise((r) => setTimeout(r, 250));
       }
     },
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
-import { fiscalPeriods, journalEntries } from '../../db/schema';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { fiscalPeriods, gatewaySubmissions, journalEntries, journalLines } from '../../db/schema';
 import { getRiskSettings } from '../../db/repositories/gateway';
 import {
   accountsWithoutPostings,
@@ -16,9 +16,14 @@ import {
   type Lane,
   type RiskAssessment,
 } from '../../workflows/gateway/risk';
-import type { JournalBatchEntry, WritePayload } from '../../workflows/gateway/writes';
+import {
+  splitIdempotencyKey,
+  type JournalBatchEntry,
+  type WritePayload,
+} from '../../workflows/gateway/writes';
 import type { Effect } from '../../workflows/gateway.contract';
 import type { KindDef, Plan, PlanContext, SplitEntry } from './kinds';
+import { canonicalJson } from './plan-hash';
 import { GatewayRefusal } from './refusal';
 
 /**
@@ -94,9 +99,116 @@ function draftOf(ctx: PlanContext, e: JournalBatchEntry): EntryDraft {
   };
 }
 
+/** What an entry key names: its date, memo and lines (amounts as integer strings). */
+function entryContent(e: {
+  entryDate: string;
+  memo: string;
+  lines: {
+    accountId: string;
+    currency: string;
+    debit?: string | bigint | null;
+    credit?: string | bigint | null;
+    memo?: string | null;
+  }[];
+}): string {
+  return canonicalJson({
+    entryDate: e.entryDate,
+    memo: e.memo,
+    lines: e.lines.map((l) => ({
+      accountId: l.accountId,
+      currency: l.currency,
+      debit: BigInt(l.debit ?? 0).toString(),
+      credit: BigInt(l.credit ?? 0).toString(),
+      memo: l.memo ?? null,
+    })),
+  });
+}
+
+/**
+ * An entry key names one entry, ever: an entry already posted under the key, or already split
+ * out to its own submission under it, must be the entry this batch carries. Otherwise the
+ * batch is refused (IdempotencyConflict, each such entry named) — never skipped or joined as
+ * if it were the same entry.
+ */
+/** Whether two entries under one key are the same entry (date, memo, lines, amounts). */
+export const sameEntry = (a: JournalBatchEntry, b: JournalBatchEntry): boolean =>
+  entryContent(a) === entryContent(b);
+
+async function refuseReusedEntryKeys(
+  ctx: PlanContext,
+  p: WritePayload<'journal.post_batch'>,
+  postedKeys: Set<string>,
+): Promise<void> {
+  const { q, orgId } = ctx;
+  const byKey = new Map(p.entries.map((e, index) => [e.key, { e, index }]));
+  const seen = new Map<string, string>();
+  if (postedKeys.size > 0) {
+    const lines = await q
+      .select({
+        key: journalEntries.idempotencyKey,
+        entryDate: journalEntries.entryDate,
+        memo: journalEntries.memo,
+        accountId: journalLines.accountId,
+        currency: journalLines.currency,
+        debit: journalLines.debit,
+        credit: journalLines.credit,
+        lineMemo: journalLines.memo,
+      })
+      .from(journalEntries)
+      .innerJoin(journalLines, eq(journalLines.entryId, journalEntries.id))
+      .where(
+        and(
+          eq(journalEntries.orgId, orgId),
+          inArray(journalEntries.idempotencyKey, [...postedKeys]),
+        ),
+      )
+      .orderBy(asc(journalEntries.idempotencyKey), asc(journalLines.lineNo));
+    const stored = new Map<string, Parameters<typeof entryContent>[0]>();
+    for (const l of lines) {
+      const e = stored.get(l.key) ?? { entryDate: l.entryDate, memo: l.memo, lines: [] };
+      e.lines.push({ ...l, memo: l.lineMemo });
+      stored.set(l.key, e);
+    }
+    for (const [k, e] of stored) seen.set(k, entryContent(e));
+  }
+  const conflicts: { index: number; key: string; where: string }[] = [];
+  for (const { e, index } of byKey.values()) {
+    const posted = seen.get(batchEntryIdempotencyKey(e.key));
+    if (posted !== undefined && posted !== entryContent(e))
+      conflicts.push({ index, key: e.key, where: 'an entry already posted' });
+  }
+  const splitKeys = p.entries.map((e) => splitIdempotencyKey(e.key));
+  const splits = await q
+    .select({ key: gatewaySubmissions.idempotencyKey, payload: gatewaySubmissions.payload })
+    .from(gatewaySubmissions)
+    .where(
+      and(
+        eq(gatewaySubmissions.orgId, orgId),
+        inArray(gatewaySubmissions.idempotencyKey, splitKeys),
+      ),
+    );
+  for (const s of splits) {
+    const key = s.key.slice(splitIdempotencyKey('').length);
+    const mine = byKey.get(key);
+    const theirs = (s.payload as { entries?: JournalBatchEntry[] }).entries?.[0];
+    if (mine && (!theirs || entryContent(theirs) !== entryContent(mine.e)))
+      conflicts.push({ index: mine.index, key, where: `split-out submission ${s.key}` });
+  }
+  if (conflicts.length > 0)
+    throw new GatewayRefusal(
+      ErrorType.IdempotencyConflict,
+      `Entry key(s) ${conflicts.map((c) => c.key).join(', ')} already name a different entry; submit the changed entries under new keys`,
+      conflicts.map((c) => ({
+        path: `payload.entries.${c.index}.key`,
+        message: `${c.where} under key ${c.key} differs from this entry`,
+      })),
+    );
+}
+
 async function planBatch(ctx: PlanContext, p: WritePayload<'journal.post_batch'>): Promise<Plan> {
   const { q, orgId } = ctx;
-  // Entries already on the books (posted by an earlier batch or split submission): skipped.
+  // Entries already on the books (posted by an earlier batch or split submission): skipped,
+  // once they are known to be the same entries.
   const keys = p.entries.map((e) => batchEntryIdempotencyKey(e.key));
   const posted = new Set(
     (
@@ -106,6 +218,7 @@ async function planBatch(ctx: PlanContext, p: WritePayload<'journal.post_batch'>
         .where(and(eq(journalEntries.orgId, orgId), inArray(journalEntries.idempotencyKey, keys)))
     ).map((r) => r.key),
   );
+  await refuseReusedEntryKeys(ctx, p, posted);
   const todo = p.entries
     .map((e, index) => ({ e, index }))
     .filter(({ e }) => !posted.has(batchEntryIdempotencyKey(e.key)));

@@ -50,6 +50,24 @@ export async function registerSubmission(
   return { row: existing, created: false };
 }
 
+/** The org's submission under an idempotency key, if one is registered. */
+export async function findSubmissionByKey(
+  q: Q,
+  orgId: string,
+  idempotencyKey: string,
+): Promise<SubmissionRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(gatewaySubmissions)
+    .where(
+      and(
+        eq(gatewaySubmissions.orgId, orgId),
+        eq(gatewaySubmissions.idempotencyKey, idempotencyKey),
+      ),
+    );
+  return row;
+}
+
 export async function getSubmission(q: Q, id: string): Promise<SubmissionRow | undefined> {
   const [row] = await q.select().from(gatewaySubmissions).where(eq(gatewaySubmissions.id, id));
   return row;
