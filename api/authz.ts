@@ -15,6 +15,8 @@ export const ACTIONS = {
   submit_write: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
   approve_write: ['owner', 'admin', 'approver'],
   start_analysis: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
+  /** Adding a document to the org's store (the CLI's ingest; email and statements have their own). */
+  ingest_document: ['owner', 'admin', 'reviewer', 'approver', 'analyst'],
   review_analysis: ['owner', 'admin', 'reviewer'],
   submit_event: ['owner', 'admin', 'analyst'],
   /** Forwarding an email into intake (its attachments become documents, it an event). */
@@ -30,8 +32,9 @@ export const ACTIONS = {
 export type Action = keyof typeof ACTIONS;
 
 /** Actions an agent key may take in its own org (the gateway checks its stored record per kind). */
-const AGENT_ACTIONS: readonly Action[] = [
+export const AGENT_ACTIONS: readonly Action[] = [
   'read',
+  'ingest_document',
   'submit_write',
   'start_analysis',
   'submit_event',

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { AppConfig } from '../config/env';
 import type { Db } from '../db/connection';
 import { authenticateApiKey, issueApiKey, type Principal } from '../db/repositories/credentials';
+import { rolesInOrg } from '../db/repositories/organizations';
+import { ACTIONS, AGENT_ACTIONS, type Action } from '../api/authz';
 import { AuthenticationError } from './errors';
 
 /**
@@ -41,6 +43,30 @@ export async function authenticateCli(
       `The API key was issued for org ${r.principal.orgId}; it does not act in org ${orgId}`,
     );
   return r.principal;
+}
+
+/**
+ * The key this process holds, acting in `orgId`, allowed to take `action` there: the role table
+ * the HTTP API checks (api/authz.ts), so a CLI command reads or changes nothing its holder could
+ * not through the API. A viewer's key reads; an agent's key takes its agent's actions.
+ */
+export async function authorizeCli(
+  db: Db,
+  cfg: Pick<AppConfig, 'CS_API_KEY' | 'CS_API_KEY_FILE'>,
+  orgId: string,
+  action: Action,
+): Promise<Principal> {
+  const p = await authenticateCli(db, cfg, orgId);
+  if (p.kind === 'agent') {
+    if (AGENT_ACTIONS.includes(action)) return p;
+    throw new AuthenticationError(`Agent ${p.agentId} may not ${action.replace('_', ' ')}`);
+  }
+  const roles = await rolesInOrg(db, orgId, p.userId);
+  const allowed: readonly string[] = ACTIONS[action];
+  if (roles.some((r) => allowed.includes(r))) return p;
+  throw new AuthenticationError(
+    `User ${p.userId} may not ${action.replace('_', ' ')} in org ${orgId} (roles: ${roles.join(', ') || 'none'}; needs ${allowed.join(', ')})`,
+  );
 }
 
 /** Decisions and administration are a person's. */

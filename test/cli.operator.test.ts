@@ -71,7 +71,11 @@ function cliProcess(...args: string[]): Promise<{ status: number | null; out: Re
     const child = spawn(
       process.execPath,
       [require.resolve('tsx/cli'), join(__dirname, '..', 'client', 'cli.ts'), '--json', ...args],
-      { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
+      // An operator's key for the cross-org replay, checked against the test's database.
+      {
+        env: { ...process.env, DATABASE_URL: database.url, ...operatorEnv },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     );
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -186,6 +190,66 @@ describe('operator commands need an operator key (issue 25 item 8)', () => {
     await expect(as({ CS_API_KEY: 'csk_nope' }, 'costs')).rejects.toEqual(
       refused(/does not authenticate/),
     );
+    // replay decodes every org's histories: an operator's too, refused before it reads a file.
+    await expect(as({}, 'replay', '--file', 'no-such-history.json')).rejects.toEqual(
+      refused(/CS_API_KEY/),
+    );
+    await expect(
+      as({ CS_API_KEY: await key('rita', ORG) }, 'replay', '--file', 'no-such-history.json'),
+    ).rejects.toEqual(refused(/not an owner or admin|CS_OPERATOR_ORG/));
+  });
+
+  it('commands on one org’s data need a key for that org whose roles allow it, as the API does', async () => {
+    const key = async (userId: string, orgId: string) =>
+      (await issueApiKey(database.db, { kind: 'user', userId }, { issuedBy: 'test', orgId })).key;
+    const denied = (message: RegExp) =>
+      expect.objectContaining({
+        name: 'AuthenticationError',
+        message: expect.stringMatching(message),
+      });
+    const dir = mkdtempSync(join(tmpdir(), 'cs-ingest-'));
+    try {
+      writeFileSync(join(dir, 'c.txt'), 'Net sales were $9 million in fiscal 2024.\n');
+      const file = join(dir, 'c.txt');
+      for (const args of [
+        ['ingest', '--org', ORG, '--file', file],
+        ['trial-balance', '--org', ORG],
+        ['facts', '--org', ORG, '--doc', 'x'],
+        ['state', '--org', ORG, '--request', 'x'],
+        ['agents', 'run', '--org', ORG, '--id', 'x'],
+      ]) {
+        const argv = args[0] === 'trial-balance' ? ['gateway', ...args] : args;
+        await expect(as({}, ...argv)).rejects.toEqual(denied(/CS_API_KEY/));
+        await expect(as({ CS_API_KEY: await key('gina', 'globex') }, ...argv)).rejects.toEqual(
+          denied(/issued for org globex/),
+        );
+      }
+      // Changes across every org are an operator's; one org's, a member's.
+      await expect(
+        as({ CS_API_KEY: await key('rita', ORG) }, 'gateway', 'changes', '--agent-instance', 'i-1'),
+      ).rejects.toBeInstanceOf(OperatorKeyError);
+      expect(
+        (
+          await as(
+            { CS_API_KEY: await key('rita', ORG) },
+            'gateway',
+            'changes',
+            '--agent-instance',
+            'i-1',
+            '--org',
+            ORG,
+          )
+        ).exitCode,
+      ).toBe(0);
+      // A reviewer reads the books and may ingest; the document is the org's.
+      const rita = { CS_API_KEY: await key('rita', ORG) };
+      expect((await as(rita, 'gateway', 'trial-balance', '--org', ORG)).exitCode).toBe(0);
+      expect((await as(rita, 'ingest', '--org', ORG, '--file', file)).out).toMatchObject({
+        status: 'ready',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an admin of the org runs its commands; with CS_OPERATOR_ORG, the cross-org ones', async () => {

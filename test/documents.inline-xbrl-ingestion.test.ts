@@ -15,7 +15,9 @@ import {
 } from '../db/repositories/filing-facts';
 import { parseInlineXbrl } from '../activities/documents/inline-xbrl';
 import { READ_TOOLS } from '../activities/agent-runs/tools/read-tools';
-import { FIXTURES, ORG, OTHER_ORG } from './support/fixtures';
+import { FIXTURES, ORG, OTHER_ORG, OUTSIDER, REVIEWER } from './support/fixtures';
+import { testConfig } from './support/worker';
+import { issueApiKey } from '../db/repositories/credentials';
 import { useSeededWorker } from './support/seeded-worker';
 
 /**
@@ -186,10 +188,18 @@ describe('inline XBRL ingestion', () => {
 
   it('prints facts from the CLI: npm run cli -- facts --org ORG --doc DOC --concept C --period P', async () => {
     let stdout = '';
+    // A member's key for the org (a reviewer reads); another org's key, or none, is refused.
+    const keyOf = async (u: { userId: string; orgId: string }) =>
+      (
+        await issueApiKey(
+          db(),
+          { kind: 'user', userId: u.userId },
+          { issuedBy: 'test', orgId: u.orgId },
+        )
+      ).key;
+    let apiKey: Record<string, string> = {};
     const context = (json: boolean): CliContext => ({
-      config: () => {
-        throw new Error('not needed');
-      },
+      config: () => testConfig(env.database, apiKey),
       db: () => Promise.resolve(db()),
       temporal: () => Promise.reject(new Error('not needed')),
       namespace: () => 'default',
@@ -201,6 +211,15 @@ describe('inline XBRL ingestion', () => {
       },
       close: () => Promise.resolve(),
     });
+    const facts = (...rest: string[]) =>
+      buildProgram(context).parseAsync(['node', 'countersign', '--json', 'facts', ...rest]);
+    await expect(facts('--org', ORG, '--doc', 'mini-10k')).rejects.toMatchObject({
+      name: 'AuthenticationError',
+    });
+    apiKey = { CS_API_KEY: await keyOf(OUTSIDER) };
+    await expect(facts('--org', ORG, '--doc', 'mini-10k')).rejects.toThrow(/issued for org globex/);
+    expect(stdout).toBe('');
+    apiKey = { CS_API_KEY: await keyOf(REVIEWER) };
     await buildProgram(context).parseAsync([
       'node',
       'countersign',

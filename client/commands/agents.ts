@@ -14,6 +14,7 @@ import type { Runner } from '../program';
 import { parseOptions } from './context';
 import { costsAction } from './costs';
 import { requireAdmin } from './gateway';
+import { authorizeCli } from '../credentials';
 
 /** agents list / run / costs / register: the agent runtime and agents' identities. */
 export function registerAgentsCommands(program: Command, run: Runner): void {
@@ -70,6 +71,7 @@ export function registerAgentsCommands(program: Command, run: Runner): void {
     .action(
       run(async (ctx, raw: unknown) => {
         const o = parseOptions(z.object({ org: z.string().min(1), id: z.string().min(1) }), raw);
+        await authorizeCli(await ctx.db(), ctx.config(), o.org, 'read');
         ctx.out.print(await getRunRecord(await ctx.db(), o.org, o.id));
       }),
     );

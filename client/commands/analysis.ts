@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { AnalysisClient } from '../analysis-client';
 import type { AnalysisRequestInput } from '../../workflows/analysis.contract';
-import { authenticateCli, personOf } from '../credentials';
+import { authenticateCli, authorizeCli, personOf } from '../credentials';
 import { MIME_BY_EXT, ingestFile } from '../documents';
 import { InvalidRequestError } from '../errors';
 import type { Runner } from '../program';
@@ -50,6 +50,7 @@ export function registerAnalysisCommands(program: Command, run: Runner): void {
             { path: 'id', message: 'one file only' },
           ]);
         const cfg = ctx.config();
+        await authorizeCli(await ctx.db(), cfg, o.org, 'ingest_document');
         const deps = {
           db: await ctx.db(),
           client: await ctx.temporal(),
@@ -117,6 +118,15 @@ export function registerAnalysisCommands(program: Command, run: Runner): void {
               },
               requestedBy: 'cli',
             };
+        const holder = await authorizeCli(
+          await ctx.db(),
+          ctx.config(),
+          parseOptions(z.string({ error: '--org is required' }), req.orgId),
+          'start_analysis',
+        );
+        // The request is the key holder's (the reviewer of its answer must be someone else).
+        req.requestedBy =
+          holder.kind === 'user' ? `user:${holder.userId}` : `agent:${holder.agentId}`;
         const analysis = new AnalysisClient(await ctx.temporal(), ctx.config().TEMPORAL_TASK_QUEUE);
         const started = await analysis.start(req);
         const view = await analysis.settle(req.orgId, req.requestId);
@@ -142,6 +152,7 @@ export function registerAnalysisCommands(program: Command, run: Runner): void {
       .action(
         run(async (ctx, raw: unknown) => {
           const o = parseOptions(z.object({ org: Org, request: z.string().min(1) }), raw);
+          await authorizeCli(await ctx.db(), ctx.config(), o.org, 'read');
           const analysis = new AnalysisClient(
             await ctx.temporal(),
             ctx.config().TEMPORAL_TASK_QUEUE,

@@ -9,6 +9,7 @@ import {
 import { InvalidRequestError } from '../errors';
 import type { Runner } from '../program';
 import { type CliContext, parseOptions } from './context';
+import { authorizeCli } from '../credentials';
 
 const FactsOptions = z.object({
   org: z.string().min(1),
@@ -28,6 +29,7 @@ const FactsOptions = z.object({
 export async function factsAction(ctx: CliContext, raw: unknown): Promise<void> {
   const o = parseOptions(FactsOptions, raw);
   const db = await ctx.db();
+  await authorizeCli(db, ctx.config(), o.org, 'read');
   const doc = await getDocument(db, o.org, o.doc);
   if (!doc)
     throw new InvalidRequestError(`No document ${o.doc} in org ${o.org}`, [

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { accountNames } from '../../db/repositories/ledger';
 import { hasAnyRole } from '../../db/repositories/organizations';
 import { accountIdsIn, describeWrite } from '../format/write-summary';
-import { authenticateCli, personOf } from '../credentials';
+import { authenticateCli, authorizeCli, personOf } from '../credentials';
+import { requireOperator } from './operator';
 import { AuthenticationError } from '../errors';
 import { GatewayClient } from '../gateway-client';
 import type { Runner } from '../program';
@@ -183,6 +184,9 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
           z.object({ agentInstance: z.string().min(1), org: Org.optional() }),
           raw,
         );
+        // One org's changes to a member who may read it; every org's to an operator only.
+        if (o.org) await authorizeCli(await ctx.db(), ctx.config(), o.org, 'read');
+        else await requireOperator(ctx);
         ctx.out.print(await (await gatewayOf(ctx)).changesByAgentInstance(o.agentInstance, o.org));
       }),
     );
@@ -204,6 +208,7 @@ export function registerGatewayCommands(program: Command, run: Runner): void {
           }),
           raw,
         );
+        await authorizeCli(await ctx.db(), ctx.config(), o.org, 'read');
         ctx.out.print(await (await gatewayOf(ctx)).trialBalance(o.org, o.asOf));
       }),
     );

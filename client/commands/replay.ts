@@ -18,6 +18,7 @@ import { InvalidRequestError } from '../errors';
 import type { Runner } from '../program';
 import { parseOptions } from './context';
 import { createPayloadCodec, dataConverterOf } from '../codec/payload-codec';
+import { requireOperator } from './operator';
 
 const { EventType } = temporal.api.enums.v1;
 
@@ -211,6 +212,8 @@ export function registerReplayCommand(program: Command, run: Runner): void {
     .action(
       run(async (ctx, ids: string[], raw: unknown) => {
         const o = parseOptions(ReplayOptions, raw);
+        // Histories of any org, decoded with the installation's codec: an operator's command.
+        await requireOperator(ctx);
         // Results go to stdout; the replay worker's own logs would only hide them.
         Runtime.install({
           logger: new DefaultLogger('ERROR'),
