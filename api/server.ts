@@ -1,3 +1,4 @@
+import { ORG_ID_PATTERN } from '../workflows/org-id';
 import type { DefaultLogger } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -315,6 +316,16 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
 
   // Every org route: the caller in the org of the path (401 / 403 before anything else).
   app.use('/v1/orgs/:org/*', async (c, next) => {
+    // An id no org can have is a malformed request (400), answered before authentication: it
+    // says nothing about which orgs exist.
+    const org = c.req.param('org') ?? '';
+    if (!ORG_ID_PATTERN.test(org))
+      throw new HttpError(
+        400,
+        'InvalidOrgId',
+        'An org id is 1–64 of a-z, 0-9, _ and -, starting with a letter or digit',
+        [{ path: 'org', message: 'not an org id' }],
+      );
     const caller = await authenticate(
       deps.db,
       credentials(c),

@@ -260,6 +260,15 @@ describe('API authz matrix', () => {
     ).toEqual({ status: 404, code: 'NotFound' });
   });
 
+  it('a path org id no org can have is a malformed request (400), with or without a key', async () => {
+    for (const org of ['Acme', 'acme:x', '-acme', 'a'.repeat(65), '%20'])
+      for (const who of ['owner', 'none'] as Who[])
+        expect(await call(who, 'GET', `/v1/orgs/${org}/trial-balance`)).toEqual({
+          status: 400,
+          code: 'InvalidOrgId',
+        });
+  });
+
   it('approving one waiting write: self, roles, agent, outsider and no key refused; an approver signs', async () => {
     // The decision names the plan it was shown (its revision and hash).
     const shown = (await (
