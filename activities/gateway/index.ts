@@ -39,7 +39,7 @@ import {
 } from './evaluate';
 import type { PayeeAccount } from './kinds';
 import { sameEntry } from './journal-batch';
-import { canonicalJson } from './plan-hash';
+import { canonicalJson } from './canonical-json';
 import { GatewayRefusal, refusalFromDb } from './refusal';
 
 export interface EvaluateInput {

@@ -2,18 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Lane } from '../../workflows/gateway/risk';
 import type { EntryPreview } from '../../workflows/gateway.contract';
 import type { PayeeAccount } from './kinds';
+import { canonicalJson } from './canonical-json';
 
-/** JSON with object keys sorted, so equal values always hash equal. */
-export function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-    .join(',')}}`;
-}
+export { canonicalJson };
 
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 

@@ -37,15 +37,7 @@ export async function registerSubmission(
     .onConflictDoNothing()
     .returning();
   if (inserted[0]) return { row: inserted[0], created: true };
-  const [existing] = await db
-    .select()
-    .from(gatewaySubmissions)
-    .where(
-      and(
-        eq(gatewaySubmissions.orgId, row.orgId),
-        eq(gatewaySubmissions.idempotencyKey, row.idempotencyKey),
-      ),
-    );
+  const existing = await findSubmissionByKey(db, row.orgId, row.idempotencyKey);
   if (!existing) throw new Error(`submission ${row.id} neither inserted nor found`);
   return { row: existing, created: false };
 }
