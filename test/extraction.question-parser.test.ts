@@ -29,6 +29,37 @@ describe('question parser: what a question really asks', () => {
     });
   });
 
+  // The answer's stated unit decides between a dollar difference and a growth rate: "how much
+  // did X increase from A to B, in USD millions" asks for dollars, not percent.
+  it.each([
+    'By how much did net income increase from FY2022 to FY2023, in USD millions?',
+    'What was the increase in operating cash flow from 2021 to 2022? Answer in USD millions.',
+    'How much did total assets decrease from FY2020 to FY2021 (in millions of dollars)?',
+    'By how many dollars did revenue increase between FY2022 and FY2023?',
+  ])('reads an increase asked in currency as a dollar change: %s', (q) => {
+    expect(parseQuestion(q)).toMatchObject({ aggregate: { kind: 'change' }, unit: 'USD' });
+  });
+
+  it.each([
+    'By how much did net income increase from FY2022 to FY2023, in percent?',
+    'What was revenue growth from FY2022 to FY2023?',
+    'How much did revenue grow year over year in FY2023?',
+    // One year named: "the increase in inventories" may be a cash-flow line, not a difference.
+    'What was the increase in inventories in FY2022? Answer in USD millions.',
+  ])('keeps growth where the question does not ask a currency difference over a span: %s', (q) => {
+    expect(parseQuestion(q)).toMatchObject({ aggregate: { kind: 'growth' }, unit: 'percent' });
+  });
+
+  it.each([
+    'What was gross margin (in dollars) for FY2019 on the income statement?',
+    'What was the FY2023 operating margin? Answer in USD millions.',
+  ])('does not answer a ratio formula when the question asks a currency amount: %s', (q) => {
+    expect(parseQuestion(q)).toMatchObject({
+      kind: 'unsupported',
+      reason: expect.stringMatching(/asks a currency amount/),
+    });
+  });
+
   it('refuses a "percentage change" of a ratio, which could be points or relative', () => {
     expect(
       parseQuestion('What is the percentage change in gross margin from FY2021 to FY2022?'),

@@ -209,6 +209,20 @@ const NON_GAAP =
 const PART_OF_TOTAL =
   /\bdiscontinued\b|\bnon-?controlling\b|\bminority interests?\b|\b(?:in|from|for) (?:the )?(?:europe|asia|americas|north america|latin america|china|greater china|japan|emea|apac|international|domestic|u\.s\.|united states)\b|\b(?:europe|asia|emea|apac|americas|international|domestic|product|products|service|services|subscription|licen[cs]e|hardware|software|wholesale|retail|online|digital) (?:revenues?|sales)\b|\b(?:revenues?|sales) (?:from|by) (?!(?:the )?(?:company|firm|fy|fiscal|year|quarter|operations|\d))/;
 
+/**
+ * The question states its answer in currency: "in USD millions", "Answer in USD", "(in
+ * dollars)", "in millions of dollars", "how many dollars", "in $".
+ */
+function asksCurrencyAmount(q: string): boolean {
+  return (
+    /\b(?:in|answer in)\s+(?:usd|us\$|u\.s\. dollars|dollars)\b/.test(q) ||
+    /(?:^|\s)in\s+\$/.test(q) ||
+    /\busd\s+(?:thousands|millions|billions)\b/.test(q) ||
+    /\b(?:thousands|millions|billions) of (?:usd|dollars|u\.s\. dollars)\b/.test(q) ||
+    /\bhow many dollars\b/.test(q)
+  );
+}
+
 function unsupported(reason: string): ParsedQuestion {
   return { kind: 'unsupported', aggregate: { kind: 'single' }, confidence: 0, reason };
 }
@@ -342,6 +356,23 @@ export function parseQuestion(question: string): ParsedQuestion {
       aggregate = { kind: 'average_balance' };
     conf = 0.95;
   }
+
+  // The answer's stated unit: "how much did X increase from A to B, in USD millions" asks for
+  // the dollar difference, not a growth rate; a margin "in dollars" is the printed line, not the
+  // catalog's ratio (the question's own wording of the answer, never the metric's usual form).
+  const currencyAsked = asksCurrencyAmount(main) && !/\bpercent|%|per cent|\bratio\b/.test(main);
+  if (
+    currencyAsked &&
+    aggregate.kind === 'growth' &&
+    span &&
+    /\bincrease[ds]?\b|\bdecrease[ds]?\b/.test(main) &&
+    !/\bgrowth\b|\bgrew\b|year[- ]over[- ]year|\byoy\b|\brate\b/.test(main)
+  )
+    aggregate = { kind: 'change', startYear: span.startYear, endYear: span.endYear };
+  if (currencyAsked && formulaId && getFormula(formulaId)!.resultKind !== 'money')
+    return unsupported(
+      `asks a currency amount; the catalog's ${getFormula(formulaId)!.name} is a ${getFormula(formulaId)!.resultKind}`,
+    );
 
   // "By how much did revenue change … in percent?" asks for growth, not a dollar difference;
   // for a ratio, "percentage change" could mean points or relative change: a person decides.
