@@ -553,11 +553,12 @@ describe('both readers on questions this code was not written against', () => {
       { ...M, operation: 'difference' },
       'unmapped',
     ],
-    // "in USD millions" asks for the amount of the decrease; the parser reads a percent change.
+    // "in USD millions" asks for the amount of the decrease; the parser once read a percent
+    // change here (the gate caught it); it now reads the stated unit too.
     [
       'How much did operating income decrease from FY2020 to FY2021 (in USD millions)?',
       { ...M, operation: 'change' },
-      'disagree',
+      'agree',
     ],
     [
       'What is the FY2021 capex as a % of revenue? Answer in units of percents and round to one decimal place.',

@@ -3,6 +3,7 @@ import { AggregateSchema, getFormula, type Aggregate } from './formula-catalog';
 import { METRICS, StatementKindSchema } from './metric-catalog';
 import { parseRequestedScale, ScaleSchema } from './scale';
 import { PeriodSchema, type Period } from './statement-table';
+import { askedRounding } from './asked-rounding';
 
 export const RequestedUnitSchema = z.enum([
   'USD',
@@ -169,18 +170,6 @@ function yearSpan(text: string): { startYear: number; endYear: number } | null {
   return a < b ? { startYear: a, endYear: b } : { startYear: b, endYear: a };
 }
 
-function rounding(text: string): number | undefined {
-  const m =
-    /round(?:ed|ing)?\s+(?:your\s+)?(?:answer\s+|the\s+answer\s+|it\s+)?(?:to\s+)?(?:the\s+)?(\w+)\s+decimal/.exec(
-      text,
-    );
-  if (m) return num(m[1]!);
-  if (/(?:nearest\s+)?(?:whole number|integer)/.test(text) && /round/.test(text)) return 0;
-  const m2 = /(\w+)\s+decimal places?/.exec(text);
-  if (m2) return num(m2[1]!);
-  return undefined;
-}
-
 function statementPreference(text: string): z.infer<typeof StatementKindSchema> | undefined {
   const mentions = new Set<string>();
   if (/cash flows? statement|statement of cash flows?|cash flow statement/.test(text))
@@ -233,6 +222,15 @@ function unsupported(reason: string): ParsedQuestion {
  * the question to a person, which is the right outcome for an unclear request.
  */
 export function parseQuestion(question: string): ParsedQuestion {
+  const parsed = parseQuestionForm(question);
+  // The precision asked is read even when the rest is not mapped: the question's own
+  // definition path answers it, and the gate compares it.
+  if (parsed.rounding !== undefined) return parsed;
+  const dp = askedRounding(question);
+  return dp === null ? parsed : { ...parsed, rounding: dp };
+}
+
+function parseQuestionForm(question: string): ParsedQuestion {
   const text = question.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
   const defIdx = text.search(/\b(?:is|are)?\s*defined as\b|\bdefine [^.?]* as\b|\bdefinition\b/);
   const main = defIdx >= 0 ? text.slice(0, defIdx) : text;
@@ -272,7 +270,7 @@ export function parseQuestion(question: string): ParsedQuestion {
     return unsupported(`"${compound[0]}" combines figures beyond the catalog's formulas`);
 
   const requestedScale = parseRequestedScale(text) ?? undefined;
-  const roundingDp = rounding(text);
+  const roundingDp = askedRounding(text) ?? undefined;
   const preferStatement = statementPreference(text);
   const span = yearSpan(main);
   const years = fiscalYears(main);

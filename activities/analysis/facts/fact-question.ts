@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseRequestedScale, ScaleSchema } from '../extraction/scale';
 import { getFormula } from '../extraction/formula-catalog';
 import { FACT_METRICS, factMetric } from './concept-map';
+import { askedRounding } from '../extraction/asked-rounding';
 
 /**
  * The fact path's reading of a question: which line item (or catalog formula), which
@@ -162,20 +163,6 @@ export function readPeriodRefs(text: string): PeriodRef[] {
   return found.sort((a, b) => a.at - b.at).map(({ at: _at, ...r }) => r);
 }
 
-function readRounding(text: string): number | undefined {
-  const m =
-    /\b(\w+)[- ]decimal[- ]places?\b|\b(?:to|with|at) (\w+) decimals?\b|\b(zero|one|two|three|four|\d) decimals?\b/.exec(
-      text,
-    );
-  const w = m?.[1] ?? m?.[2] ?? m?.[3];
-  if (w !== undefined) {
-    const n = /^\d+$/.test(w) ? Number(w) : WORD_NUM[w];
-    if (n !== undefined) return n;
-  }
-  if (/\bnearest (?:whole|integer|dollar|million|billion|thousand)\b/.test(text)) return 0;
-  return undefined;
-}
-
 /** Catalog formulas the fact path computes, by the words that name them. */
 const FORMULA_WORDS: readonly { re: RegExp; formula: string }[] = [
   { re: /\boperating (?:income |profit )?margin\b/, formula: 'operating_margin' },
@@ -303,7 +290,7 @@ export function readFactQuestion(question: string): FactQuestionReading {
       operation,
       periods,
       ...(scale ? { requestedScale: scale } : {}),
-      ...(readRounding(text) !== undefined ? { rounding: readRounding(text) } : {}),
+      ...(askedRounding(text) !== null ? { rounding: askedRounding(text)! } : {}),
       priorYearImplied:
         /\byear[- ]over[- ]year\b|\byoy\b|\b(?:the |a )?(?:prior|previous|preceding) year\b|\ba year (?:earlier|before)\b/.test(
           text,

@@ -11,6 +11,7 @@ import {
   readLineItemQuestion,
   type QuestionDefinition,
 } from './question-definition';
+import { askedRounding } from '../asked-rounding';
 
 /**
  * Answers a question that states its own arithmetic: the definition is compiled (grammar.ts),
@@ -47,19 +48,7 @@ export type DefinedResult =
   | { status: 'needs_review'; reason: string; hints: Citation[] }
   | DefinedAnswer;
 
-const WORD_NUMBERS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4 };
 const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
-
-function readRounding(q: string): number | null {
-  const m = /\b(\w+)[- ]decimal(?:[- ]places?)?\b|\bto (\w+) (?:decimal )?places\b/.exec(q);
-  if (m) {
-    const w = (m[1] ?? m[2])!;
-    const n = /^\d$/.test(w) ? Number(w) : WORD_NUMBERS[w];
-    if (n !== undefined) return n;
-  }
-  if (/\bnearest (?:whole|integer)\b|\bwhole (?:number|percent)\b/.test(q)) return 0;
-  return null;
-}
 
 /** The period the question asks about, from the words outside the definition. */
 export function mainPeriod(
@@ -235,7 +224,7 @@ function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex
   const requested = unit === 'USD' ? parseRequestedScale(q) : null;
   const outScale: Scale = unit === 'USD' ? (requested ?? scale ?? 'units') : 'units';
   const inScale = unit === 'USD' ? dec(convertScale(toString(value), 'units', outScale)) : value;
-  const asked = readRounding(q);
+  const asked = askedRounding(q);
   const exact = toString(inScale);
   const rounded =
     asked !== null
