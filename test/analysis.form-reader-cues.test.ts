@@ -25,6 +25,32 @@ describe('cue reader on filing phrasings', () => {
     ).toMatch(/has operator none/);
   });
 
+  // A definition whose parts are named and defined after "where" / "with": the answer is the
+  // arithmetic over the parts, each part read as its own definition.
+  it.each([
+    [
+      'What was Acme’s FY2023 EBITDA minus capex, where EBITDA = operating income + depreciation and amortization and capex = purchases of property and equipment? Answer in USD millions.',
+      ['operating income', 'depreciation and amortization'],
+      ['purchases of property and equipment'],
+    ],
+    [
+      'Acme’s FY2022 cash conversion cycle is defined as DIO + DSO − DPO, with DIO = 365 × inventories / cost of sales, DSO = 365 × accounts receivable / revenue and DPO = 365 × accounts payable / cost of sales. What is it in days?',
+      ['inventories', 'accounts receivable', 'revenue'],
+      ['accounts payable'],
+    ],
+    [
+      'What was free cash flow less dividends for FY2023, with free cash flow defined as operating cash flow minus capital expenditures and dividends as dividends paid? Answer in USD millions.',
+      ['operating cash flow', 'capital expenditures'],
+      ['dividends paid'],
+    ],
+  ])('reads the answer over parts defined after where/with: %s', (q, left, right) => {
+    const d = readAskedFormByCues(q).definition;
+    expect(d?.operator).toBe('-');
+    for (const name of left) expect(d?.left).toContain(name);
+    for (const name of right) expect(d?.right).toContain(name);
+    expect(right.some((n) => d?.left.includes(n))).toBe(false);
+  });
+
   it('reads "(current minus prior; negative if it fell)" as a sign convention, not a definition', () => {
     const f = readAskedFormByCues(
       "By how much did Apple's total revenues change from fiscal 2023 to fiscal 2024, in billions of dollars, rounded to two decimals? (current minus prior; negative if it fell)",

@@ -41,7 +41,7 @@ export function tokenize(question: string): string {
   return question
     .toLowerCase()
     .replace(/[’‘]/g, "'")
-    .replace(/[–—]/g, '-')
+    .replace(/[–—−]/g, '-')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -103,6 +103,58 @@ function readDefinition(definitionText: string | null): Definition | null {
   const split = splitTopLevel(definitionText.replace(/[.;:]+$/, ''));
   return split ? { operator: split.operator, left: split.left, right: split.right } : null;
 }
+
+/** A part a definition names: "ebitda = A", "dio = A", "capex as A", "free cash flow defined as A". */
+// A name never spans " and ": "depreciation and amortization and capex = …" names capex.
+const PART_NAME = String.raw`[a-z](?:(?! and )[a-z0-9&' -]){0,40}?`;
+const PART_IS = String.raw`\s(?:=|(?:is )?defined as|as)\s`;
+/** Where the named parts begin: ", where EBITDA = …", " with DIO = …", " with X defined as …". */
+const PARTS_CUE = new RegExp(String.raw`(?:,\s*|\s)(?:where|with)\s+(?=${PART_NAME}${PART_IS})`);
+const PART_SPLIT = new RegExp(
+  String.raw`,\s*(?:and\s+)?(?=${PART_NAME}${PART_IS})|\sand\s(?=${PART_NAME}${PART_IS})`,
+);
+const PART = new RegExp(String.raw`^(${PART_NAME})${PART_IS}(.+)$`);
+
+/**
+ * "EBITDA less capex, where EBITDA = A + B and capex = C"; "defined as DIO + DSO − DPO, with
+ * DIO = …, DSO = … and DPO = …": the answer is the arithmetic over named parts, and each part
+ * is defined after "where" / "with". The answer's definition is that arithmetic, each operand
+ * carrying the definitions of the parts it names (so the check sees the line items used).
+ */
+function readDefinitionOverParts(whole: string): Definition | null {
+  const cue = PARTS_CUE.exec(whole);
+  if (!cue) return null;
+  const after = whole.slice(cue.index + cue[0].length);
+  const end = after.search(/\?\s|\?$|\.\s|\.$/);
+  const clause = end >= 0 ? after.slice(0, end) : after;
+  const parts = new Map<string, string>();
+  for (const piece of clause.split(PART_SPLIT)) {
+    const m = PART.exec(piece.trim());
+    if (m) parts.set(m[1]!.trim(), m[2]!.replace(/[,;]\s*all at .*$/, '').trim());
+  }
+  if (parts.size === 0) return null;
+  // The arithmetic: after the head's own definition cue, or the head itself ("what was X's
+  // FY2023 EBITDA minus capex"): its top-level operator splits it.
+  const head = whole.slice(0, cue.index);
+  const own = DEFINITION_CUE.exec(head);
+  const split = splitTopLevel(own ? head.slice(own.index + own[0].length) : head);
+  if (!split) return null;
+  const named = (side: string) => {
+    const bodies = [...parts]
+      .filter(([name]) =>
+        new RegExp(String.raw`(?:^|[^a-z0-9])${escapeRegExp(name)}(?:$|[^a-z0-9])`).test(side),
+      )
+      .map(([, body]) => body);
+    return bodies.length === 0 ? side.trim() : `${side.trim()} (${bodies.join('; ')})`;
+  };
+  // Only an answer over its parts: every part is named by one side or the other.
+  const left = named(split.left);
+  const right = named(split.right);
+  if (left === split.left.trim() && right === split.right.trim()) return null;
+  return { operator: split.operator, left, right };
+}
+
+const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function readScale(text: string): AnswerForm['scale'] {
   const m =
@@ -343,7 +395,7 @@ function readCurrency(main: string, kind: QuantityKind | null): string | null {
 export function readAskedFormByCues(question: string): AnswerForm {
   const whole = tokenize(question);
   const { main, definitionText } = splitDefinition(whole);
-  const definition = readDefinition(definitionText);
+  const definition = readDefinitionOverParts(whole) ?? readDefinition(definitionText);
   let kind = readKind(main, whole);
   // "X defined as A divided by B" with no unit cue: a quotient of two amounts is a ratio.
   if (kind === 'currency_amount' && definition?.operator === '/' && !/%|percent/.test(whole))
