@@ -6,7 +6,8 @@
  * path that answers (catalog, the question's own definition, inline XBRL facts); the cue
  * reader (workflows/analysis/form-reader.ts) reads it again, independently, for the gate.
  */
-const WORDS: Record<string, number> = {
+/** Number words a question spells counts with ("two decimals", "three-year average"). */
+export const NUMBER_WORDS: Record<string, number> = {
   zero: 0,
   one: 1,
   two: 2,
@@ -24,7 +25,7 @@ export function askedRounding(question: string): number | null {
   for (const m of q.matchAll(PLACES)) {
     const w = m[1] ?? m[2] ?? m[3] ?? m[4];
     if (w === undefined) continue;
-    const n = /^\d$/.test(w) ? Number(w) : WORDS[w];
+    const n = /^\d$/.test(w) ? Number(w) : NUMBER_WORDS[w];
     if (n !== undefined) return n;
   }
   if (/\bround(?:ed|ing)?\b[^.?]{0,40}\b(?:whole (?:number|percent(?:age)?)|integer)\b/.test(q))

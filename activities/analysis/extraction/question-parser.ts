@@ -3,7 +3,7 @@ import { AggregateSchema, getFormula, type Aggregate } from './formula-catalog';
 import { METRICS, StatementKindSchema } from './metric-catalog';
 import { parseRequestedScale, ScaleSchema } from './scale';
 import { PeriodSchema, type Period } from './statement-table';
-import { askedRounding } from './asked-rounding';
+import { NUMBER_WORDS, askedRounding } from './asked-rounding';
 
 export const RequestedUnitSchema = z.enum([
   'USD',
@@ -31,18 +31,8 @@ export const ParsedQuestionSchema = z.object({
 });
 export type ParsedQuestion = z.infer<typeof ParsedQuestionSchema>;
 
-const NUM_WORDS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-};
-
 function num(w: string): number | undefined {
-  return /^\d+$/.test(w) ? Number(w) : NUM_WORDS[w.toLowerCase()];
+  return /^\d+$/.test(w) ? Number(w) : NUMBER_WORDS[w.toLowerCase()];
 }
 
 interface FormulaPhrase {
