@@ -190,12 +190,11 @@ describe('operator commands need an operator key (issue 25 item 8)', () => {
     await expect(as({ CS_API_KEY: 'csk_nope' }, 'costs')).rejects.toEqual(
       refused(/does not authenticate/),
     );
-    // replay decodes every org's histories: an operator's too, refused before it reads a file.
-    await expect(as({}, 'replay', '--file', 'no-such-history.json')).rejects.toEqual(
-      refused(/CS_API_KEY/),
-    );
+    // replay fetches any org's histories from the cluster: an operator's, refused before any
+    // fetch (exported files, --file, are the caller's own and need no key).
+    await expect(as({}, 'replay', 'some-workflow-id')).rejects.toEqual(refused(/CS_API_KEY/));
     await expect(
-      as({ CS_API_KEY: await key('rita', ORG) }, 'replay', '--file', 'no-such-history.json'),
+      as({ CS_API_KEY: await key('rita', ORG) }, 'replay', '--all', '--type', 'eventWorkflow'),
     ).rejects.toEqual(refused(/not an owner or admin|CS_OPERATOR_ORG/));
   });
 
