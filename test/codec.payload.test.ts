@@ -122,6 +122,44 @@ describe('payload codec', () => {
     expect((await fresh.decode([old, now])).map(fromPayload)).toEqual(['before', 'after']);
   });
 
+  it('keeps encrypting with the key it holds while the store is down, and picks up a rotation once it answers', async () => {
+    const store = memoryStore();
+    const mk = masterKeysOf([master('mk1')]);
+    let clock = 0;
+    const keyring = new DataKeyring(mk, store, () => clock);
+    const codec = new EncryptionCodec(keyring);
+    const [first] = (await codec.encode([toPayload('before')], gateway('acme'))) as [Payload];
+    const held = meta(first, KEY_ID_METADATA);
+    // PostgreSQL goes down; the minute in which the key is trusted without asking passes.
+    const down = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    const lookups = { n: 0 };
+    const current = store.current;
+    store.current = () => {
+      lookups.n++;
+      return Promise.reject(down);
+    };
+    clock = 61_000;
+    const [during] = (await codec.encode([toPayload('during')], gateway('acme'))) as [Payload];
+    expect(meta(during, KEY_ID_METADATA)).toBe(held);
+    // Within the next five seconds the store is not asked again for every payload.
+    clock = 63_000;
+    await codec.encode([toPayload('again')], gateway('acme'));
+    expect(lookups.n).toBe(1);
+    // A scope this process never held has no key to fall back on: the failure is the store's.
+    await expect(keyring.current('org:other')).rejects.toThrow('ECONNREFUSED');
+    // The store answers again with a newer generation (rotated elsewhere): it is used.
+    store.current = current;
+    const rotated = await new DataKeyring(mk, store).rotate('org:acme');
+    clock = 67_000;
+    const [after] = (await codec.encode([toPayload('after')], gateway('acme'))) as [Payload];
+    expect(meta(after, KEY_ID_METADATA)).toBe(rotated.id);
+    expect((await codec.decode([first, during, after])).map(fromPayload)).toEqual([
+      'before',
+      'during',
+      'after',
+    ]);
+  });
+
   it('keeps unwrapping data keys made under an older master key after a new one is put first', async () => {
     const store = memoryStore();
     const mk1 = master('mk1');

@@ -38,6 +38,8 @@ export class UnknownDataKeyError extends Error {
 
 /** How long a process keeps encrypting with a scope's generation before looking for a newer one. */
 const CURRENT_TTL_MS = 60_000;
+/** After the store failed to answer, how long the held key is used before asking again. */
+const STORE_RETRY_MS = 5_000;
 
 /**
  * Per-scope data keys, unwrapped once per process and kept in memory. New payloads use the
@@ -54,11 +56,26 @@ export class DataKeyring {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The key new payloads of this scope are encrypted with. */
+  /**
+   * The key new payloads of this scope are encrypted with. Past the minute the store is asked
+   * again for a newer generation; when the store cannot answer (PostgreSQL down), the key this
+   * process already holds keeps encrypting — it is still valid, every process can decrypt it,
+   * and an outage must not turn into failed activities and failed runs. The store is asked
+   * again five seconds later.
+   */
   current(scope: string): Promise<DataKey> {
     const cached = this.currentCache.get(scope);
     if (cached && this.now() - cached.at < CURRENT_TTL_MS) return cached.key;
-    const key = this.loadCurrent(scope);
+    const loaded = this.loadCurrent(scope);
+    const key = cached
+      ? loaded.catch(async (err: unknown) => {
+          if (err instanceof UnknownDataKeyError) throw err;
+          const held = await cached.key;
+          const askAgainAt = this.now() - CURRENT_TTL_MS + STORE_RETRY_MS;
+          this.currentCache.set(scope, { key: Promise.resolve(held), at: askAgainAt });
+          return held;
+        })
+      : loaded;
     this.currentCache.set(scope, { key, at: this.now() });
     key.catch(() => this.currentCache.delete(scope));
     return key;
