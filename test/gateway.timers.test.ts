@@ -27,9 +27,13 @@ let database: Database;
 let gw: GatewayClient;
 const taskQueue = `gateway-timers-${randomBytes(4).toString('hex')}`;
 
-async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
+async function withWorker<R>(
+  fn: () => Promise<R>,
+  override: Partial<ReturnType<typeof createGatewayActivities>> = {},
+): Promise<R> {
   const activities = {
     ...createGatewayActivities({ db: database.db }),
+    ...override,
     ...createIdentityActivities({ secret: SECRET, db: database.db }),
     // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
     ...createRequestsActivities({
@@ -88,5 +92,32 @@ describe('gateway approval timers (time-skipping server)', () => {
     await expect(gw.approve(ORG, w.idempotencyKey, APPROVER_1)).rejects.toMatchObject({
       type: 'ApprovalNotOpen',
     });
+  }, 120_000);
+
+  it('rides out settings that cannot be answered for longer than the old five attempts (a worker started during an outage)', async () => {
+    // With the payload codec on, an activity's result is encrypted under a data key kept in
+    // PostgreSQL; a worker that starts while it is down cannot answer even the settings.
+    const real = createGatewayActivities({ db: database.db });
+    let failures = 0;
+    const gatewayRetrySettings: typeof real.gatewayRetrySettings = async () => {
+      if (failures < 7) {
+        failures++;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      }
+      return real.gatewayRetrySettings();
+    };
+    const w = journalPost({ amount: '4200' });
+    const r = await withWorker(
+      async () => {
+        await gw.submit(w);
+        return gw.result(ORG, w.idempotencyKey);
+      },
+      { gatewayRetrySettings },
+    );
+    // Seven failed attempts, then the run went on: scored, waited for the one approval a
+    // first posting to its account needs, and (nobody approving here) expired at 14 days.
+    // Under the old five attempts the run failed and result() threw.
+    expect(failures).toBe(7);
+    expect(r).toMatchObject({ outcome: 'expired', risk: { lane: 'moderate' }, entryIds: [] });
   }, 120_000);
 });

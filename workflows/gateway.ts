@@ -64,6 +64,19 @@ const settingsActivity = proxyActivities<GatewayActivities>({
   startToCloseTimeout: '10s',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
 });
+// Since the payload codec, even a settings result is encrypted under a data key kept in
+// PostgreSQL: a worker that starts during an outage holds no key yet, and five quick attempts
+// failed the run. New runs retry the settings like a database step, for the default budget.
+const settingsThroughOutage = proxyActivities<GatewayActivities>({
+  startToCloseTimeout: '10s',
+  scheduleToCloseTimeout: DEFAULT_DB_RETRY.budgetMs,
+  retry: {
+    initialInterval: '500ms',
+    backoffCoefficient: 2,
+    maximumInterval: DEFAULT_DB_RETRY.maximumIntervalMs,
+    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+  },
+});
 // Decision proofs are checked where the signing secret lives: in an activity.
 const identity = proxyActivities<IdentityActivities>({
   startToCloseTimeout: '10s',
@@ -426,8 +439,11 @@ export async function gatewayWorkflow(raw: unknown, carried?: unknown): Promise<
   // first activation (a continued run's, above all) finds its handler, not a rejection for
   // want of one. The handlers reach the database only once the vote is open, after this.
   // Runs recorded before the retry budget came from the worker keep the old fixed policy.
+  const settings = patched('gateway-settings-outlast-outage')
+    ? settingsThroughOutage
+    : settingsActivity;
   const retrySettings = patched('gateway-db-retry-settings')
-    ? await settingsActivity.gatewayRetrySettings()
+    ? await settings.gatewayRetrySettings()
     : DEFAULT_DB_RETRY;
   const db = dbActivities(retrySettings);
 
@@ -574,7 +590,7 @@ export async function gatewayWorkflow(raw: unknown, carried?: unknown): Promise<
       // Long waits do not grow one history without bound (votes refused past the validator
       // still add events): past the worker's limit the run continues as new, state carried.
       if (historyLimit === null && patched('gateway-continue-as-new'))
-        historyLimit = (await settingsActivity.gatewayRunSettings()).historyEventsPerRun;
+        historyLimit = (await settings.gatewayRunSettings()).historyEventsPerRun;
       while (!settled() && Date.now() < expiresAt) {
         const wakeAt = !reminded && dueAt < expiresAt ? dueAt : expiresAt;
         if (await condition(() => settled() || historyFull(), Math.max(1, wakeAt - Date.now()))) {
