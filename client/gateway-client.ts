@@ -35,6 +35,7 @@ import {
 } from '../workflows/gateway.contract';
 import type { WriteIssue } from '../workflows/gateway/writes';
 import { InvalidRequestError } from './errors';
+import { NON_RETRYABLE_ERROR_TYPES } from '../workflows/errors';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config/env';
 import { writeDigest } from '../activities/gateway/plan-hash';
@@ -89,17 +90,26 @@ export interface SubmitResult {
   joined: boolean;
 }
 
-function refusalFrom(err: unknown): WriteRefusedError | undefined {
+/**
+ * The gateway's verdict inside a failed run: a typed refusal (one of the platform's error
+ * types). Anything else — an outage the run could not outlast, a bug — is not a verdict on the
+ * write and is thrown as it came, so a caller never reads a database error as "refused".
+ */
+export function refusalFrom(err: unknown): WriteRefusedError | undefined {
   if (!(err instanceof WorkflowFailedError)) return undefined;
   let c: unknown = err.cause;
   for (let i = 0; i < 3 && c; i++) {
-    if (c instanceof ApplicationFailure && c.type) {
+    if (c instanceof ApplicationFailure && isRefusalType(c.type)) {
       const details = (c.details?.[0] ?? {}) as { issues?: WriteIssue[] };
       return new WriteRefusedError(c.type, c.message, details.issues ?? []);
     }
     c = (c as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+function isRefusalType(type: string | undefined | null): type is string {
+  return !!type && (NON_RETRYABLE_ERROR_TYPES as string[]).includes(type);
 }
 
 /**
