@@ -12,6 +12,37 @@ const port = parentPort;
 if (!port) throw new Error('page-extraction-worker runs only as a worker thread');
 const post = (m: ExtractionMessage) => port.postMessage(m);
 
+/** pdf.js's own exception classes (`BaseException` subclasses in pdfjs-dist). */
+const PDFJS_EXCEPTIONS = new Set([
+  'AbortException',
+  'DNLMarkerError',
+  'EOIMarkerError',
+  'FormatError',
+  'InvalidPDFException',
+  'JpegError',
+  'JpxError',
+  'MissingDataException',
+  'ParserEOFException',
+  'PasswordException',
+  'RenderingCancelledException',
+  'ResponseException',
+  'UnknownErrorException',
+  'XRefEntryException',
+  'XRefParseException',
+]);
+
+// pdf.js rejects some internal promises that nothing awaits (a ParserEOFException while it
+// parses a truncated file for its own bookkeeping). Left unhandled, Node ends this thread,
+// and the parent reported whichever job was running then — often the next document — as an
+// untyped failure, which ingestion retries as transient (found by test/fuzz.documents).
+// Every job's answer comes from the promises it awaits, and the parent's time limit bounds a
+// job that never answers, so pdf.js's stray rejections end nothing. Anything else still ends
+// the thread, as before.
+process.on('unhandledRejection', (reason: unknown) => {
+  if (reason instanceof Error && PDFJS_EXCEPTIONS.has(reason.name)) return;
+  throw reason;
+});
+
 // One job at a time (the parent sends the next only after this one's answer); the thread is
 // kept warm between jobs so pdf.js loads once.
 port.on('message', (job: ExtractionJob) => {
