@@ -5,31 +5,12 @@
 import { parentPort } from 'node:worker_threads';
 import { ErrorType } from '../../workflows/errors';
 import { extractPages, ExtractionRefusal } from './page-extraction';
-import { extractPdfAttachments, PdfTextError } from './pdf-text';
+import { extractPdfAttachments, isPdfJsException, PdfTextError } from './pdf-text';
 import type { ExtractionJob, ExtractionMessage } from './isolated-extraction';
 
 const port = parentPort;
 if (!port) throw new Error('page-extraction-worker runs only as a worker thread');
 const post = (m: ExtractionMessage) => port.postMessage(m);
-
-/** pdf.js's own exception classes (`BaseException` subclasses in pdfjs-dist). */
-const PDFJS_EXCEPTIONS = new Set([
-  'AbortException',
-  'DNLMarkerError',
-  'EOIMarkerError',
-  'FormatError',
-  'InvalidPDFException',
-  'JpegError',
-  'JpxError',
-  'MissingDataException',
-  'ParserEOFException',
-  'PasswordException',
-  'RenderingCancelledException',
-  'ResponseException',
-  'UnknownErrorException',
-  'XRefEntryException',
-  'XRefParseException',
-]);
 
 // pdf.js rejects some internal promises that nothing awaits (a ParserEOFException while it
 // parses a truncated file for its own bookkeeping). Left unhandled, Node ends this thread,
@@ -39,7 +20,7 @@ const PDFJS_EXCEPTIONS = new Set([
 // job that never answers, so pdf.js's stray rejections end nothing. Anything else still ends
 // the thread, as before.
 process.on('unhandledRejection', (reason: unknown) => {
-  if (reason instanceof Error && PDFJS_EXCEPTIONS.has(reason.name)) return;
+  if (isPdfJsException(reason)) return;
   throw reason;
 });
 

@@ -223,12 +223,41 @@ async function extractPage(doc: PdfDocument, index: number): Promise<string> {
   }
 }
 
+/** pdf.js's own exception classes (the `BaseException` subclasses of pdfjs-dist). */
+const PDFJS_EXCEPTIONS = new Set([
+  'AbortException',
+  'DNLMarkerError',
+  'EOIMarkerError',
+  'FormatError',
+  'InvalidPDFException',
+  'JpegError',
+  'JpxError',
+  'MissingDataException',
+  'ParserEOFException',
+  'PasswordException',
+  'RenderingCancelledException',
+  'ResponseException',
+  'UnknownErrorException',
+  'XRefEntryException',
+  'XRefParseException',
+]);
+
+/**
+ * The name of a pdf.js error. pdf.js runs in Node's main realm, so under jest its errors are
+ * not `instanceof Error` here: they are recognised by name.
+ */
+function errorName(err: unknown): unknown {
+  return typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+}
+
+/** An exception pdf.js raised itself (a parse error of the file, not a fault of ours). */
+export function isPdfJsException(err: unknown): boolean {
+  const name = errorName(err);
+  return typeof name === 'string' && PDFJS_EXCEPTIONS.has(name);
+}
+
 function toOpenError(err: unknown): PdfTextError {
-  // pdf.js runs in Node's main realm, so under jest its errors are not
-  // `instanceof Error` here: recognise them by name.
-  const name =
-    typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
-  if (name === 'PasswordException') {
+  if (errorName(err) === 'PasswordException') {
     return new PdfTextError('PASSWORD_PROTECTED', 'PDF is encrypted and needs a password to open', {
       cause: err,
     });
