@@ -64,19 +64,6 @@ const settingsActivity = proxyActivities<GatewayActivities>({
   startToCloseTimeout: '10s',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
 });
-// Since the payload codec, even a settings result is encrypted under a data key kept in
-// PostgreSQL: a worker that starts during an outage holds no key yet, and five quick attempts
-// failed the run. New runs retry the settings like a database step, for the default budget.
-const settingsThroughOutage = proxyActivities<GatewayActivities>({
-  startToCloseTimeout: '10s',
-  scheduleToCloseTimeout: DEFAULT_DB_RETRY.budgetMs,
-  retry: {
-    initialInterval: '500ms',
-    backoffCoefficient: 2,
-    maximumInterval: DEFAULT_DB_RETRY.maximumIntervalMs,
-    nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
-  },
-});
 // Decision proofs are checked where the signing secret lives: in an activity.
 const identity = proxyActivities<IdentityActivities>({
   startToCloseTimeout: '10s',
@@ -439,8 +426,11 @@ export async function gatewayWorkflow(raw: unknown, carried?: unknown): Promise<
   // first activation (a continued run's, above all) finds its handler, not a rejection for
   // want of one. The handlers reach the database only once the vote is open, after this.
   // Runs recorded before the retry budget came from the worker keep the old fixed policy.
+  // Since the payload codec, even a settings result is encrypted under a data key kept in
+  // PostgreSQL: a worker that starts during an outage holds no key yet, and five quick
+  // attempts failed the run. New runs ask for the settings like a database step.
   const settings = patched('gateway-settings-outlast-outage')
-    ? settingsThroughOutage
+    ? dbActivities(DEFAULT_DB_RETRY)
     : settingsActivity;
   const retrySettings = patched('gateway-db-retry-settings')
     ? await settings.gatewayRetrySettings()
