@@ -18,7 +18,7 @@ import {
 import { ErrorType } from '../../workflows/errors';
 import type { Effect } from '../../workflows/gateway.contract';
 import { expenseLines } from './bill-lines';
-import type { KindDef, PlanContext, Ref } from './kinds';
+import type { KindDef, PlanContext, Ref } from './kind-def';
 import { GatewayRefusal } from './refusal';
 
 /**
@@ -31,8 +31,8 @@ import { GatewayRefusal } from './refusal';
  * credited amounts taken off); a bill the credit covers completely is settled by it. Otherwise
  * it is an open credit on the vendor. One credit per vendor and number, as bills.
  *
- * The shared plan helpers of the kinds registry are injected (kinds.ts builds this kind), so
- * this module does not import the registry it belongs to.
+ * The shared plan helpers of the kinds registry are injected (kinds.ts builds this kind) and
+ * its types come from kind-def.ts, so this module does not import the registry it belongs to.
  */
 type Vendor = NonNullable<Awaited<ReturnType<typeof getVendor>>>;
 export interface KindHelpers {

@@ -27,7 +27,8 @@ import {
 } from '../../workflows/gateway/writes';
 import type { Effect, EntryPreview } from '../../workflows/gateway.contract';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
-import { WRITE_KINDS_REGISTRY, type PayeeAccount, type Plan, type PlanContext } from './kinds';
+import { WRITE_KINDS_REGISTRY } from './kinds';
+import type { PayeeAccount, Plan, PlanContext } from './kind-def';
 import { GatewayRefusal, refusalFromDb } from './refusal';
 import { getAgentIdentity } from '../../db/repositories/credentials';
 import { insertOutboxEvent } from '../../db/repositories/event-outbox';

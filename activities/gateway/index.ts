@@ -37,7 +37,7 @@ import {
   registerFirstRevision,
   type ReplannedRevision,
 } from './evaluate';
-import type { PayeeAccount } from './kinds';
+import type { PayeeAccount } from './kind-def';
 import { sameEntry } from './journal-batch';
 import { canonicalJson } from './canonical-json';
 import { GatewayRefusal, refusalFromDb } from './refusal';

@@ -22,7 +22,7 @@ import {
   type WritePayload,
 } from '../../workflows/gateway/writes';
 import type { Effect } from '../../workflows/gateway.contract';
-import type { KindDef, Plan, PlanContext, SplitEntry } from './kinds';
+import type { KindDef, Plan, PlanContext, SplitEntry } from './kind-def';
 import { canonicalJson } from './canonical-json';
 import { GatewayRefusal } from './refusal';
 

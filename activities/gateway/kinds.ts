@@ -39,79 +39,16 @@ import {
   getVendor,
   paidOnBill,
   creditedOnBill,
-  type EntityType,
 } from '../../db/repositories/master-data';
 import { ErrorType } from '../../workflows/errors';
-import {
-  isPlaceholderEmail,
-  type RiskAssessment,
-  type RiskFacts,
-} from '../../workflows/gateway/risk';
-import type {
-  BankDetails,
-  JournalBatchEntry,
-  WriteKind,
-  WritePayload,
-} from '../../workflows/gateway/writes';
+import { isPlaceholderEmail } from '../../workflows/gateway/placeholder-email';
+import type { BankDetails, WriteKind } from '../../workflows/gateway/writes';
 import type { Effect } from '../../workflows/gateway.contract';
 import { GatewayRefusal } from './refusal';
+import type { KindDef, PlanContext, Ref } from './kind-def';
 import { journalPostBatchKind } from './journal-batch';
 import { expenseLines } from './bill-lines';
 import { billCreditKind } from './bill-credit';
-
-/**
- * The registry of write kinds: who may submit each, which entity ids it references, and how
- * it plans (reads only: the entries it would post, the facts risk scoring needs) and applies
- * (writes, inside the one apply transaction). Planning runs at submit, in dry runs, and again
- * inside the apply transaction, so approval delays cannot apply a write against stale state.
- */
-export interface PlanContext {
-  q: Q;
-  orgId: string;
-  submissionId: string;
-  /** The business key (workflow id): journal entries are unique on it. */
-  entryKey: string;
-  sourceRef: string | null;
-}
-export interface Ref {
-  path: string;
-  entity: EntityType;
-  id: string;
-}
-export interface Plan {
-  entries: EntryDraft[];
-  /** The date whose period must be open, with its payload path. */
-  postingDate?: { date: string; path: string };
-  facts: Partial<Omit<RiskFacts, 'kind' | 'amounts' | 'firstPostingAccounts'>>;
-  /** The bank account money goes to (payments): shown to approvers and bound by the plan hash. */
-  payee?: PayeeAccount;
-  /** A kind that scores its parts itself (journal.post_batch) gives its assessment here. */
-  risk?: RiskAssessment;
-  /** Entries split out to their own submissions (journal.post_batch's high-risk entries). */
-  splitOut?: SplitEntry[];
-  write(tx: Tx): Promise<Effect[]>;
-}
-export interface SplitEntry {
-  entryKey: string;
-  /** Its index in the submitted batch. */
-  index: number;
-  lane: RiskAssessment['lane'];
-  entry: JournalBatchEntry;
-}
-export interface PayeeAccount {
-  bankAccountId: string;
-  holderName: string;
-  iban: string | null;
-  accountNumber: string | null;
-  routingCode: string | null;
-  bic: string | null;
-  currency: string;
-}
-export interface KindDef<K extends WriteKind> {
-  submitRoles: Role[];
-  refs(p: WritePayload<K>): Ref[];
-  plan(ctx: PlanContext, p: WritePayload<K>): Promise<Plan>;
-}
 
 const BOOKKEEPING: Role[] = ['owner', 'admin', 'analyst'];
 const TREASURY: Role[] = ['owner', 'admin'];
@@ -323,6 +260,12 @@ async function matchBankLineOnce(
     );
 }
 
+/**
+ * The registry of write kinds: who may submit each, which entity ids it references, and how
+ * it plans (reads only: the entries it would post, the facts risk scoring needs) and applies
+ * (writes, inside the one apply transaction). Planning runs at submit, in dry runs, and again
+ * inside the apply transaction, so approval delays cannot apply a write against stale state.
+ */
 export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
   'journal.post': {
     submitRoles: BOOKKEEPING,

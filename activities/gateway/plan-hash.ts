@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Lane } from '../../workflows/gateway/risk';
 import type { EntryPreview } from '../../workflows/gateway.contract';
-import type { PayeeAccount } from './kinds';
+import type { PayeeAccount } from './kind-def';
 import { canonicalJson } from './canonical-json';
 
 export { canonicalJson };

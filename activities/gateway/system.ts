@@ -16,7 +16,8 @@ import {
   type WritePayload,
 } from '../../workflows/gateway/writes';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
-import { WRITE_KINDS_REGISTRY, type Plan, type PlanContext } from './kinds';
+import { WRITE_KINDS_REGISTRY } from './kinds';
+import type { Plan, PlanContext } from './kind-def';
 
 /** The platform's own identity: it bootstraps an org (default chart, first grants). */
 export const SYSTEM_ACTOR = 'system';
