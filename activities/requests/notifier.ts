@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
-import { isPlaceholderEmail } from '../../workflows/gateway/risk';
+import { isPlaceholderEmail } from '../../workflows/gateway/placeholder-email';
 
 /** What a person is told: a new request assigned to them, or a reminder of an open one. */
 export interface Notice {

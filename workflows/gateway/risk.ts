@@ -63,20 +63,6 @@ export const DEFAULT_RISK_SETTINGS: RiskSettings = {
   highLaneApprovals: 2,
 };
 
-/** RFC 2606 / 6761 reserved names: data on them is a placeholder, never a real contact. */
-const RESERVED = [
-  /(^|\.)example\.(com|net|org)$/i,
-  /\.example$/i,
-  /\.test$/i,
-  /\.invalid$/i,
-  /\.localhost$/i,
-  /^localhost$/i,
-];
-export function isPlaceholderEmail(email: string): boolean {
-  const domain = email.split('@').pop() ?? '';
-  return RESERVED.some((r) => r.test(domain));
-}
-
 const laneRank = (l: Lane): number => LANES.indexOf(l);
 
 export function scoreRisk(f: RiskFacts, s: RiskSettings): RiskAssessment {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPlaceholderEmail } from './risk';
+import { isPlaceholderEmail } from './placeholder-email';
 
 /**
  * Wire shapes of gateway writes: the envelope every submission shares and one payload schema
