@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { type CliContext, processContext } from './commands/context';
+import { type CliContext, type Runner, processContext } from './commands/context';
 import { registerAnalysisCommands } from './commands/analysis';
 import { registerGatewayCommands } from './commands/gateway';
 import { registerAuditCommands } from './commands/audit';
@@ -12,14 +12,6 @@ import { registerReplayCommand } from './commands/replay';
 import { registerCostsCommand } from './commands/costs';
 import { registerQueuesCommand } from './commands/queues';
 import { registerFactsCommand } from './commands/facts';
-
-/**
- * Runs one command's body with a context made for this invocation (honouring the global
- * --json) and closes its connections afterwards, whatever happened.
- */
-export type Runner = <A extends unknown[]>(
-  fn: (ctx: CliContext, ...args: A) => Promise<void>,
-) => (...args: A) => Promise<void>;
 
 /**
  * The operator and reviewer CLI (`npm run cli -- …`, bin `countersign`). Each command group

@@ -10,7 +10,7 @@ import { rolesInOrg } from '../../db/repositories/organizations';
 import { TOOL_NAMES } from '../../workflows/agent-runs/tools';
 import { WRITE_KINDS } from '../../workflows/gateway.contract';
 import { InvalidRequestError } from '../errors';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { parseOptions } from './context';
 import { costsAction } from './costs';
 import { requireAdmin } from './gateway';

@@ -7,7 +7,7 @@ import type { AnalysisRequestInput } from '../../workflows/analysis.contract';
 import { authenticateCli, authorizeCli, personOf } from '../credentials';
 import { MIME_BY_EXT, ingestFile } from '../documents';
 import { InvalidRequestError } from '../errors';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { parseOptions } from './context';
 import { progressBar } from './progress';
 

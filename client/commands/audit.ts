@@ -11,7 +11,7 @@ import {
   verifyAgainstAnchor,
   type AnchoredVerification,
 } from '../../activities/audit/anchors';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { parseOptions } from './context';
 import { requireOperator } from './operator';
 

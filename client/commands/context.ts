@@ -20,6 +20,14 @@ export interface CliContext {
   close(): Promise<void>;
 }
 
+/**
+ * Runs one command's body with a context made for this invocation (honouring the global
+ * --json) and closes its connections afterwards, whatever happened.
+ */
+export type Runner = <A extends unknown[]>(
+  fn: (ctx: CliContext, ...args: A) => Promise<void>,
+) => (...args: A) => Promise<void>;
+
 /** Reads print JSON with --json, readable YAML otherwise; notes and progress go to stderr. */
 export interface Output {
   json: boolean;

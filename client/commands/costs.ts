@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { costRollup } from '../../db/repositories/agent-runs';
 import { microToUsd4 } from '../../workflows/agent-runs/config';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { type CliContext, parseOptions } from './context';
 import { requireOperator } from './operator';
 

@@ -14,7 +14,7 @@ import { requireAdmin } from './gateway';
 import { dispatchOutbox } from '../../activities/events/outbox';
 import { InvalidRequestError } from '../errors';
 import { type Accepted, EventsClient } from '../events-client';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { type CliContext, parseOptions } from './context';
 import { baseTaskQueue } from '../../workflows/task-queue';
 import { requireOperator } from './operator';

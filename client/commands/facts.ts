@@ -7,7 +7,7 @@ import {
   queryFilingFacts,
 } from '../../db/repositories/filing-facts';
 import { InvalidRequestError } from '../errors';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { type CliContext, parseOptions } from './context';
 import { authorizeCli } from '../credentials';
 

@@ -8,7 +8,7 @@ import { authenticateCli, authorizeCli, personOf } from '../credentials';
 import { requireOperator } from './operator';
 import { AuthenticationError } from '../errors';
 import { GatewayClient } from '../gateway-client';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { type CliContext, parseOptions } from './context';
 
 const Org = z.string().min(1);

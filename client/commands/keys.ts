@@ -8,7 +8,7 @@ import {
 } from '../../db/repositories/credentials';
 import { rolesInOrg } from '../../db/repositories/organizations';
 import { InvalidRequestError } from '../errors';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { parseOptions } from './context';
 import { requireAdmin } from './gateway';
 

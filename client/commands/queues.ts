@@ -3,7 +3,7 @@ import { temporal } from '@temporalio/proto';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { deploymentQueues } from '../../api/operations';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { parseOptions } from './context';
 import { requireOperator } from './operator';
 

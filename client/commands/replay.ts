@@ -15,7 +15,7 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidRequestError } from '../errors';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { parseOptions } from './context';
 import { createPayloadCodec, dataConverterOf } from '../codec/payload-codec';
 import { requireOperator } from './operator';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { authenticateCli, personOf } from '../credentials';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { RequestsClient, cliAnswer } from '../requests-client';
 import { parseOptions, type CliContext } from './context';
 import { rolesInOrg } from '../../db/repositories/organizations';

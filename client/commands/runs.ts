@@ -5,7 +5,7 @@ import { temporal } from '@temporalio/proto';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidRequestError } from '../errors';
-import type { Runner } from '../program';
+import type { Runner } from './context';
 import { type CliContext, parseOptions } from './context';
 import { requireOperator } from './operator';
 
