@@ -17,7 +17,7 @@ import { createConnection } from 'node:net';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { guardedSpawn } from '../scripts/lib/guarded-spawn';
+import { guardedSpawn } from '../config/guarded-spawn';
 
 /**
  * The embedded default database: a real PostgreSQL (the official binaries that the

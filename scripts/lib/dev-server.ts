@@ -10,7 +10,7 @@ import {
   type TemporalDevConfig,
 } from '../../config/temporal-dev';
 import { BinaryNotFoundError, findBinary, PROJECT_ROOT, TEMPORAL_CLI } from './temporal-binaries';
-import { guardedSpawn } from './guarded-spawn';
+import { guardedSpawn } from '../../config/guarded-spawn';
 
 export function portOpen(host: string, port: number): Promise<boolean> {
   return new Promise((res) => {
