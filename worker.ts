@@ -23,8 +23,12 @@ import {
 } from './activities/agent-runs/register';
 import type { RequestsRuntimeOptions } from './activities/requests/register';
 import { defaultMaxCachedWorkflows } from './config/worker-cache';
-import { slotsTaskQueue } from './workflows/agent-runs/contract';
-import { DOMAINS, RESERVED_QUEUE_SUFFIXES, type Domain } from './workflows/task-queue';
+import {
+  DOMAINS,
+  RESERVED_QUEUE_SUFFIXES,
+  slotsTaskQueue,
+  type Domain,
+} from './workflows/task-queue';
 import { DOMAIN_MODULES } from './domains';
 import type { Activities, DomainContext } from './domains/domain';
 import { WorkerGroup } from './worker-group';

@@ -10,8 +10,7 @@ import {
   eventsByStateOf,
   submissionsByStatus,
 } from '../db/repositories/operations';
-import { DOMAINS, domainTaskQueue } from '../workflows/task-queue';
-import { slotsTaskQueue } from '../workflows/agent-runs/contract';
+import { deploymentQueues } from '../workflows/task-queue';
 
 /**
  * Queue statistics and the Prometheus metrics, both scoped to the orgs the caller may see.
@@ -47,11 +46,6 @@ export async function taskQueueBacklog(
 }
 
 type Backlog = { workflow: number | null; activity: number | null };
-
-/** The queues of a deployment's base: each domain's, and the slots'. */
-export function deploymentQueues(baseQueue: string): string[] {
-  return [...DOMAINS.map((d) => domainTaskQueue(baseQueue, d)), slotsTaskQueue(baseQueue)];
-}
 
 /** The backlog of every queue of the base, by queue name. */
 export async function deploymentBacklog(

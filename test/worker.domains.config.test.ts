@@ -7,8 +7,8 @@ import {
   DOMAINS,
   baseTaskQueue,
   domainTaskQueue,
+  slotsTaskQueue,
 } from '../workflows/task-queue';
-import { slotsTaskQueue } from '../workflows/agent-runs/contract';
 
 /** Pure checks of the domain split: WORKER_DOMAINS, queue names, registry, cache budget. */
 describe('WORKER_DOMAINS', () => {

@@ -24,6 +24,20 @@ export function domainTaskQueue(base: string, domain: Domain): string {
 }
 
 /**
+ * The semaphores run on their own queue, `<base>-slots` (served by the slot worker of each
+ * process running the agents domain): a grant must not wait behind a burst's backlog of new
+ * workflows.
+ */
+export function slotsTaskQueue(baseQueue: string): string {
+  return `${baseQueue}-slots`;
+}
+
+/** The queues of a deployment's base: each domain's, and the slots'. */
+export function deploymentQueues(baseQueue: string): string[] {
+  return [...DOMAINS.map((d) => domainTaskQueue(baseQueue, d)), slotsTaskQueue(baseQueue)];
+}
+
+/**
  * The base a queue derives from: `<base>-<domain>` gives `<base>`; any other queue (a base
  * itself, or a queue from before the split into domains) is its own base.
  */

@@ -15,12 +15,12 @@ import { ErrorType, permanentFailure } from '../../workflows/errors';
 import {
   SLOTS_WORKFLOW,
   acquireSlotSignal,
-  slotsTaskQueue,
   slotsWorkflowId,
   type AgentRunState,
   type AgentTrigger,
   type SlotRequest,
 } from '../../workflows/agent-runs/contract';
+import { slotsTaskQueue } from '../../workflows/task-queue';
 import {
   TOOL_DEFINITIONS,
   type MemoryToolName,

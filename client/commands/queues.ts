@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { deploymentQueues } from '../../api/operations';
+import { deploymentQueues } from '../../workflows/task-queue';
 import type { Runner } from './context';
 import { parseOptions } from './context';
 import { requireOperator } from './operator';

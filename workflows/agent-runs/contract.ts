@@ -120,14 +120,6 @@ export const agentRunStateQuery = defineQuery<AgentRunView>('agentRunStateQuery'
 export function slotsWorkflowId(baseQueue: string, scope: string): string {
   return `slots:${baseQueue}:${scope}`;
 }
-/**
- * The semaphores run on their own queue, `<base>-slots` (served by the slot worker of each
- * process running the agents domain): a grant must not wait behind a burst's backlog of new
- * workflows.
- */
-export function slotsTaskQueue(baseQueue: string): string {
-  return `${baseQueue}-slots`;
-}
 export interface SlotRequest {
   /** The deployment's base task queue (the semaphore's id and queue derive from it). */
   taskQueue: string;
