@@ -9,7 +9,7 @@ import { keyIdOf } from '../client/codec/codec';
 import type { PayloadCodecSetup } from '../client/codec/payload-codec';
 import { orgOfScope, orgScope } from '../client/codec/scope';
 import { authenticatePrincipal } from './auth';
-import { ACTIONS } from './authz';
+import { ACTIONS } from '../workflows/roles';
 import { HttpError } from './http-error';
 import { problemResponse } from './problem';
 

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/env';
 import type { Db } from '../db/connection';
 import { authenticateApiKey, issueApiKey, type Principal } from '../db/repositories/credentials';
 import { rolesInOrg } from '../db/repositories/organizations';
-import { ACTIONS, AGENT_ACTIONS, type Action } from '../api/authz';
+import { ACTIONS, AGENT_ACTIONS, type Action } from '../workflows/roles';
 import { AuthenticationError } from './errors';
 
 /**
@@ -47,7 +47,7 @@ export async function authenticateCli(
 
 /**
  * The key this process holds, acting in `orgId`, allowed to take `action` there: the role table
- * the HTTP API checks (api/authz.ts), so a CLI command reads or changes nothing its holder could
+ * the HTTP API checks (workflows/roles.ts), so a CLI command reads or changes nothing its holder could
  * not through the API. A viewer's key reads; an agent's key takes its agent's actions.
  */
 export async function authorizeCli(

@@ -19,7 +19,7 @@ import {
 } from '../../client/format/money';
 import { decimalToMinor } from '../../workflows/bills/minor-units';
 import { ruleInWords } from '../../client/format/risk-rules';
-import { ACTIONS } from '../authz';
+import { ACTIONS } from '../../workflows/roles';
 import { highlight, HighlightedCitationSchema, quoteOnly } from './citations';
 
 export { highlight, HighlightedCitationSchema, type HighlightedCitation } from './citations';

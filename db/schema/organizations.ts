@@ -1,5 +1,6 @@
 import { pgTable, text, timestamp, primaryKey, check } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import type { Role } from '../../workflows/roles';
 
 /** Every record in Countersign belongs to one organization (tenant). */
 export const organizations = pgTable(
@@ -21,8 +22,8 @@ export const users = pgTable('users', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const ROLES = ['owner', 'admin', 'reviewer', 'approver', 'analyst', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+/** The roles and what each may do: workflows/roles.ts (pure, shared with the API and workflows). */
+export type { Role } from '../../workflows/roles';
 
 /** Roles are held per organization: a reviewer of org A has no rights in org B. */
 export const memberships = pgTable(

@@ -7,9 +7,10 @@
  *
  * Pure and deterministic (no Buffer, no TextDecoder): base64url and UTF-8 decoded by hand.
  */
+import { ACTIONS } from '../roles';
 
-/** The roles that may approve a write (as api/authz.ts ACTIONS.approve_write). */
-export const APPROVING_ROLES: readonly string[] = ['owner', 'admin', 'approver'];
+/** The roles that may approve a write: the roles table's approve_write. */
+export const APPROVING_ROLES: readonly string[] = ACTIONS.approve_write;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isPlaceholderEmail } from './placeholder-email';
+import { ROLES } from '../roles';
 
 /**
  * Wire shapes of gateway writes: the envelope every submission shares and one payload schema
@@ -412,21 +413,12 @@ export const AccountUpdateSchema = z
   })
   .strict();
 
-/** The same roles as db/schema/organizations.ts ROLES (workflow code cannot import db/). */
-export const MEMBER_ROLES = [
-  'owner',
-  'admin',
-  'reviewer',
-  'approver',
-  'analyst',
-  'viewer',
-] as const;
 const UserIdSchema = z.string().min(1).max(128);
 export const MembershipGrantSchema = z
-  .object({ userId: UserIdSchema, role: z.enum(MEMBER_ROLES) })
+  .object({ userId: UserIdSchema, role: z.enum(ROLES) })
   .strict();
 export const MembershipRevokeSchema = z
-  .object({ userId: UserIdSchema, role: z.enum(MEMBER_ROLES), reason: Text(500) })
+  .object({ userId: UserIdSchema, role: z.enum(ROLES), reason: Text(500) })
   .strict();
 
 export const RiskSettingsUpdateSchema = z
