@@ -319,6 +319,48 @@ function runningPostmaster(clusterDir: string): { pid: number; port: number } | 
   }
 }
 
+const BIND_ATTEMPTS = 10;
+const BIND_RETRY_MS = 1_000;
+
+/** Spawns the postmaster and resolves once it accepts connections; rejects with its last log lines. */
+async function spawnPostmaster(
+  postgres: string,
+  flags: string[],
+  user: { uid: number; gid: number } | null,
+  onLog: ((line: string) => void) | undefined,
+): Promise<ChildProcess> {
+  // Through a guardian: if this process dies, even by SIGKILL, PostgreSQL is shut down too.
+  const child: ChildProcess = guardedSpawn(postgres, flags, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+    env: POSTGRES_ENV,
+  });
+  const recent: string[] = [];
+  await new Promise<void>((res, rej) => {
+    const onData = (b: Buffer) => {
+      for (const line of b.toString('utf8').split('\n').filter(Boolean)) {
+        recent.push(line);
+        if (recent.length > 20) recent.shift();
+        onLog?.(line);
+        if (line.includes('ready to accept connections')) res();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (e) =>
+      rej(new EmbeddedPostgresError(`postgres did not start: ${e.message}`)),
+    );
+    child.once('exit', (code, signal) =>
+      rej(
+        new EmbeddedPostgresError(
+          `postgres exited during start-up (${code ?? signal}):\n${recent.join('\n')}`,
+        ),
+      ),
+    );
+  });
+  return child;
+}
+
 /**
  * Starts (or reuses) the embedded cluster for a data folder. Initialises it on first use
  * with a random superuser password stored beside the folder (mode 600).
@@ -364,35 +406,22 @@ export async function startEmbeddedPostgres(
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
       : []),
   ];
-  // Through a guardian: if this process dies, even by SIGKILL, PostgreSQL is shut down too.
-  const child: ChildProcess = guardedSpawn(bins.postgres, flags, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(user ? { uid: user.uid, gid: user.gid } : {}),
-    env: POSTGRES_ENV,
-  });
-  const recent: string[] = [];
-  await new Promise<void>((res, rej) => {
-    const onData = (b: Buffer) => {
-      for (const line of b.toString('utf8').split('\n').filter(Boolean)) {
-        recent.push(line);
-        if (recent.length > 20) recent.shift();
-        opts.onLog?.(line);
-        if (line.includes('ready to accept connections')) res();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('error', (e) =>
-      rej(new EmbeddedPostgresError(`postgres did not start: ${e.message}`)),
-    );
-    child.once('exit', (code, signal) =>
-      rej(
-        new EmbeddedPostgresError(
-          `postgres exited during start-up (${code ?? signal}):\n${recent.join('\n')}`,
-        ),
-      ),
-    );
-  });
+  // A port in the kernel's ephemeral range can be held for a moment by a client socket — even
+  // one connected to itself while clients retry a stopped server — so a failed bind is retried
+  // for a few seconds before it is reported.
+  let child: ChildProcess;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      child = await spawnPostmaster(bins.postgres, flags, user, opts.onLog);
+      break;
+    } catch (e) {
+      const bindFailed =
+        e instanceof EmbeddedPostgresError &&
+        /could not bind|Address already in use/.test(e.message);
+      if (!bindFailed || attempt >= BIND_ATTEMPTS) throw e;
+      await new Promise((r) => setTimeout(r, BIND_RETRY_MS));
+    }
+  }
   // Keep draining its output so a full pipe never blocks the server.
   child.stdout?.resume();
   child.stderr?.resume();

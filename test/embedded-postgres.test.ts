@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,41 @@ describe('embedded PostgreSQL', () => {
     await expect(startEmbeddedPostgres({ dataDir, port: port + 1 })).rejects.toThrow(
       /already running on port .*set EMBEDDED_DB_PORT=/,
     );
+  });
+
+  it('starts on a port a client socket holds for a moment (an ephemeral-port clash), once it is let go', async () => {
+    // A TCP socket bound to the port without SO_REUSEADDR and not listening — what a client
+    // autobound to it (or connected to itself while retrying a stopped server) is: the port
+    // looks free, yet PostgreSQL's bind fails until the socket is gone. Node's sockets always
+    // set SO_REUSEADDR, so the holder is a short Python process; it lets go when told.
+    const clashPort = await freePort();
+    const holder = spawn('python3', [
+      '-c',
+      `import socket,sys\ns=socket.socket()\ns.bind(('127.0.0.1',${clashPort}))\nprint('held',flush=True)\nsys.stdin.readline()`,
+    ]);
+    const holderGone = new Promise((res) => holder.once('exit', res));
+    await new Promise<void>((res, rej) => {
+      holder.stdout.once('data', () => res());
+      holder.once('exit', (code) => rej(new Error(`the port holder exited (${code})`)));
+    });
+    let bindFailures = 0;
+    const pg = await startEmbeddedPostgres({
+      dataDir: join(root, 'clash'),
+      port: clashPort,
+      durability: 'fast',
+      onLog: (line) => {
+        if (!/could not bind/.test(line)) return;
+        bindFailures++;
+        holder.stdin.end('go\n');
+      },
+    });
+    try {
+      await holderGone;
+      expect(bindFailures).toBe(1);
+      expect(await query(pg.url, 'select 1 as ok')).toEqual([{ ok: 1 }]);
+    } finally {
+      await pg.stop();
+    }
   });
 
   it('keeps data across a restart, and says how to recover when the credentials are lost', async () => {

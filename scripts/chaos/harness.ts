@@ -47,7 +47,9 @@ export interface WorkerProcess {
 }
 
 const TEMPORAL_PORT = Number(process.env.CS_CHAOS_TEMPORAL_PORT ?? 17_950);
-const PG_PORT = Number(process.env.CS_CHAOS_PG_PORT ?? 55_950);
+// Below the kernel's ephemeral range (32768–60999 here): while PostgreSQL is down for the outage
+// scenarios, clients retrying it must not be able to take its port as their own local end.
+const PG_PORT = Number(process.env.CS_CHAOS_PG_PORT ?? 25_950);
 
 function startWorkerProcess(env: Record<string, string>, log: (s: string) => void): WorkerProcess {
   let child: ChildProcess | undefined;
