@@ -1,46 +1,12 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError } from '../../config/env';
 
 /**
- * The platform's own credentials: API keys (shown once, stored as salted hashes) and
- * decision proofs (short-lived HMAC tokens that bind one decider to one decision on one
- * subject). Pure functions over node:crypto; the database and the secret are passed in.
+ * Decision proofs: short-lived HMAC tokens that bind one decider to one decision on one
+ * subject. Pure functions over node:crypto; the secret is passed in. (API keys, the other
+ * credential, are in db/api-keys.ts beside the repository that stores them.)
  */
-
-const KEY_FORMAT = /^csk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
-
-export interface NewApiKey {
-  /** The whole key, shown to its holder once. */
-  key: string;
-  id: string;
-  salt: string;
-  secretHash: string;
-}
-
-export function hashKeySecret(salt: string, secret: string): string {
-  return createHash('sha256').update(salt).update('\0').update(secret).digest('hex');
-}
-
-export function generateApiKey(): NewApiKey {
-  const id = randomBytes(8).toString('hex');
-  const secret = randomBytes(32).toString('base64url');
-  const salt = randomBytes(16).toString('hex');
-  return { key: `csk_${id}_${secret}`, id, salt, secretHash: hashKeySecret(salt, secret) };
-}
-
-/** Splits a presented key; undefined when it is not shaped like one of ours. */
-export function parseApiKey(key: string): { id: string; secret: string } | undefined {
-  const m = KEY_FORMAT.exec(key);
-  return m ? { id: m[1] as string, secret: m[2] as string } : undefined;
-}
-
-/** Constant-time comparison of hex digests of equal length. */
-export function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
-}
 
 export const DECISION_PROOF_TTL_MS = 5 * 60 * 1000;
 /**

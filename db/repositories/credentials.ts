@@ -2,12 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../connection';
 import type { Q } from './ledger';
 import { agentIdentities, apiKeys, memberships, organizations, users } from '../schema';
-import {
-  generateApiKey,
-  hashKeySecret,
-  parseApiKey,
-  sameDigest,
-} from '../../activities/identity/secrets';
+import { generateApiKey, hashKeySecret, parseApiKey, sameDigest } from '../api-keys';
 
 /** Keys live one year unless issued shorter; never longer than five. */
 export const DEFAULT_KEY_TTL_DAYS = 365;
