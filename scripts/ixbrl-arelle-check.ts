@@ -14,12 +14,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  parseInlineXbrl,
-  DEFAULT_INLINE_XBRL_LIMITS,
-  type InlineFact,
-} from '../activities/documents/inline-xbrl';
+import { parseInlineXbrl, DEFAULT_INLINE_XBRL_LIMITS } from '../activities/documents/inline-xbrl';
 import { canonicalDecimal } from '../activities/documents/inline-xbrl-formats';
+import { type InlineFact } from '../workflows/inline-fact';
 
 const ROOT = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);

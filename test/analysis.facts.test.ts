@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseInlineXbrl, type InlineFact } from '../activities/documents/inline-xbrl';
+import { parseInlineXbrl } from '../activities/documents/inline-xbrl';
 import type { StoredFact } from '../db/repositories/filing-facts';
 import { answerFromFacts } from '../activities/analysis/facts/answer-from-facts';
 import { readFactQuestion, readPeriodRefs } from '../activities/analysis/facts/fact-question';
 import { fiscalCalendar } from '../activities/analysis/facts/fiscal-calendar';
 import { extensionMatches, rowNamesMetric } from '../activities/analysis/facts/concept-map';
+import { type InlineFact } from '../workflows/inline-fact';
 
 /** A filing of the test fixtures as the fact path reads it (stored facts, company totals). */
 function filing(html: string) {

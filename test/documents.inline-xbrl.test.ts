@@ -3,13 +3,10 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { htmlToPages } from '../activities/documents/html-text';
 import {
-  FactRefusalType,
   hasInlineXbrl,
   MAX_OPEN_ELEMENTS,
   parseInlineXbrl,
-  type InlineFact,
   type InlineXbrlResult,
-  type RefusedFact,
 } from '../activities/documents/inline-xbrl';
 import {
   shiftDecimal,
@@ -18,6 +15,7 @@ import {
 } from '../activities/documents/inline-xbrl-formats';
 import { extractPages } from '../activities/documents/page-extraction';
 import { FIXTURES } from './support/fixtures';
+import { FactRefusalType, type InlineFact, type RefusedFact } from '../workflows/inline-fact';
 
 /** Pure tests of the inline XBRL parser on snippets: `CS_UNIT_ONLY=1 npx jest test/documents.inline-xbrl.test.ts`. */
 

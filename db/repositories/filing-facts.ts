@@ -2,13 +2,13 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../connection';
 import { filingFacts, filingFactSets, type FilingFactSetStatus } from '../schema';
-import type {
-  DeiSummary,
-  FactDimension,
-  InlineFact,
-  InlineXbrlIssue,
-  RefusedFact,
-} from '../../activities/documents/inline-xbrl';
+import {
+  type DeiSummary,
+  type FactDimension,
+  type InlineFact,
+  type InlineXbrlIssue,
+  type RefusedFact,
+} from '../../workflows/inline-fact';
 
 /** What one ingestion read of a filing's inline XBRL, as stored. */
 export interface FilingFactSetInput {

@@ -17,7 +17,6 @@ import type { FactReadings } from '../../../workflows/analysis/fact-readings';
 import { readAskedFormByCues } from '../../../workflows/analysis/form-reader';
 import type { ToolOutput } from '../../../workflows/analysis/tool-registry';
 import { DEGRADED_CONFIDENCE } from '../../../workflows/analysis/step-result';
-import type { DeiSummary } from '../../documents/inline-xbrl';
 import type { StoredFact } from '../../../db/repositories/filing-facts';
 import { deliveredFormulaOf, kindOfUnit } from '../extraction/answer-form';
 import type { ExtractMetricResult } from '../extraction/extract-metric';
@@ -32,6 +31,7 @@ import { readFactQuestion } from './fact-question';
 import { fiscalCalendar, type PeriodInfo } from './fiscal-calendar';
 import { matchPeriods, periodLabel, periodText, type PeriodMatch } from './period-match';
 import { readPrinted, type PrintedReading } from './printed-reading';
+import { type DeiSummary } from '../../../workflows/inline-fact';
 
 type Output = ToolOutput<'extract_metric'>;
 type Unit = 'USD' | 'percent' | 'ratio' | 'shares' | 'USD/share';

@@ -4,7 +4,7 @@ import {
   queryFilingFacts,
   type StoredFact,
 } from '../../../db/repositories/filing-facts';
-import type { DeiSummary } from '../../documents/inline-xbrl';
+import { type DeiSummary } from '../../../workflows/inline-fact';
 
 /** A filing's company-total facts and dei summary, as the fact path reads them. */
 export interface FilingFacts {

@@ -1,4 +1,4 @@
-import type { DeiSummary } from '../../documents/inline-xbrl';
+import { type DeiSummary } from '../../../workflows/inline-fact';
 
 /**
  * A filing's fiscal calendar, read from its dei facts (fiscal year focus, fiscal period focus,
