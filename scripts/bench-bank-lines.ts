@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { and, count, eq, like } from 'drizzle-orm';
 import { parse, stringify } from 'yaml';
 import { loadConfig } from '../config/env';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
+import { accountId } from '../db/ledger/default-chart';
+import { ensureOrganization } from '../db/repositories/organizations';
 import { setOrgAgentSettings } from '../db/repositories/agent-runs';
 import { upsertAgentIdentity } from '../db/repositories/credentials';
 import { bankLineClassifications, journalEntries } from '../db/schema';
@@ -22,6 +22,7 @@ import { PROJECT_ROOT } from './lib/temporal-binaries';
 import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-platform';
 import { round1 } from './lib/bench-stats';
 import { SYNTHETIC_MERCHANTS, syntheticCardLines } from './lib/synthetic-card-lines';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * `npm run bench -- bank-lines [--lines 2000] [--per-event 500] [--json FILE]`: bank lines

@@ -2,13 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/env';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
-import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
+import { ensureOrganization } from '../db/repositories/organizations';
+import { accountId } from '../db/ledger/default-chart';
 import { createWorker } from '../worker';
 import { GatewayClient } from '../client/gateway-client';
 import type { GatewayWriteInput } from '../workflows/gateway.contract';
 import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-platform';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * `npm run bench -- gateway-batch [--json FILE] [--batches 5] [--size 1000]`: journal.post_batch

@@ -1,12 +1,13 @@
 import { cpus } from 'node:os';
 import { loadConfig } from '../config/env';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
-import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
+import { ensureOrganization } from '../db/repositories/organizations';
+import { accountId } from '../db/ledger/default-chart';
 import { createWorker } from '../worker';
 import { createGatewayActivities } from '../activities/gateway';
 import { GatewayClient } from '../client/gateway-client';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
 import { benchPorts, bringUpBenchPlatform, runBenchWorker } from './lib/bench-platform';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * `npm run bench -- gateway [--json FILE] [--n 300] [--concurrency 20]`: starts what it needs

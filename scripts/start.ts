@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../config/env';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
+import { ensureOrganization } from '../db/repositories/organizations';
 import { connectClient } from '../client/temporal-connection';
 import { AnalysisClient } from '../client/analysis-client';
 import { ingestFile } from '../client/documents';
 import { GatewayClient } from '../client/gateway-client';
 import { issueDemoKeyFiles } from '../client/credentials';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { accountId } from '../db/ledger/default-chart';
 import { trialBalance } from '../db/repositories/ledger';
 import { formatMoney } from '../client/format/money';
 import type { AnalysisRequestInput } from '../workflows/analysis.contract';
@@ -18,6 +18,7 @@ import { createApiServer } from '../api/server';
 import { createLogger } from '../config/logging';
 import { PROJECT_ROOT } from './lib/temporal-binaries';
 import { runAgentsDemo } from './lib/agents-demo';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * `npm start`: the platform on embedded defaults plus a sample workload — one request per

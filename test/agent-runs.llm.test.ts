@@ -11,8 +11,7 @@ import {
 } from './agent-runs.fixtures';
 import { EventsClient } from '../client/events-client';
 import { GatewayClient } from '../client/gateway-client';
-import { ensureUser } from '../db/repositories/organizations';
-import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
+import { accountId } from '../db/ledger/default-chart';
 import {
   costRollup,
   getRunRecord,
@@ -20,6 +19,7 @@ import {
   setOrgAgentSettings,
 } from '../db/repositories/agent-runs';
 import { changesByAgentInstance } from '../db/repositories/gateway';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * llm mode through the real Anthropic SDK against the local Messages-API server: tool use,

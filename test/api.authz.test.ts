@@ -1,13 +1,13 @@
 import type { Server } from 'node:http';
 import type { Database } from '../db/connection';
 import { createApiServer } from '../api/server';
-import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { accountId } from '../db/ledger/default-chart';
 import type { Role } from '../db/schema';
 import { createTestDatabase } from './support/database';
 import { ORG, OTHER_ORG, seedOrgs } from './support/fixtures';
 import { startTestWorker, type TestWorker } from './support/worker';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * The API's authorization matrix: every role of db/schema (owner, admin, reviewer, approver,

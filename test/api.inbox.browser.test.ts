@@ -10,14 +10,14 @@ import { createApiServer } from '../api/server';
 import { GatewayClient } from '../client/gateway-client';
 import { RequestsClient } from '../client/requests-client';
 import { classification } from './requests.fixtures';
-import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey, upsertAgentIdentity } from '../db/repositories/credentials';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { accountId } from '../db/ledger/default-chart';
 import { createTestDatabase } from './support/database';
 import { FIXTURES, ORG, OTHER_ORG, seedOrgs } from './support/fixtures';
 import { ingestFile } from '../client/documents';
 import { loadPage, storeDocument } from '../db/repositories/documents';
 import { startTestWorker, type TestWorker } from './support/worker';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * The reviewer inbox in a real headless Chromium (Debian's package, driven by

@@ -2,10 +2,10 @@ import { Client as PgClient } from 'pg';
 import type { Client } from '@temporalio/client';
 import type { Database } from '../db/connection';
 import { createApiApp } from '../api/server';
-import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey, revokeApiKey } from '../db/repositories/credentials';
 import { createTestDatabase } from './support/database';
 import { ORG, seedOrgs } from './support/fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * Server-side browser sessions (issue 25 item 8): the cookie is an opaque token whose keyed hash

@@ -1,9 +1,8 @@
 import type { Db } from '../db/connection';
 import { ORG, seedOrgs } from './support/fixtures';
-import { ensureUser } from '../db/repositories/organizations';
 import { upsertAgentIdentity } from '../db/repositories/credentials';
-import { seedDefaultChart } from '../db/ledger/default-chart';
 import { setOrgAgentSettings } from '../db/repositories/agent-runs';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 export const BANK_AGENT = 'bank_transaction_processor';
 

@@ -7,12 +7,12 @@ import type { Database } from '../db/connection';
 import { buildProgram } from '../client/program';
 import type { CliContext } from '../client/commands/context';
 import { createTestDatabase } from './support/database';
-import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey } from '../db/repositories/credentials';
 import { OperatorKeyError } from '../client/errors';
 import { ORG, seedOrgs } from './support/fixtures';
 import { testConfig } from './support/worker';
 import { agentsDirWith, startRuntimeWorker, type RuntimeWorker } from './agent-runs.fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * The operator CLI against the dev server and PostgreSQL: a failed event is listed and its

@@ -9,7 +9,6 @@ import { createPayloadCodec, dataConverterOf } from '../client/codec/payload-cod
 import { GatewayClient } from '../client/gateway-client';
 import type { Database } from '../db/connection';
 import { issueApiKey } from '../db/repositories/credentials';
-import { ensureUser } from '../db/repositories/organizations';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
 import { createTestDatabase } from './support/database';
 import {
@@ -32,6 +31,7 @@ import {
   seedGatewayOrgs,
   warmAccounts,
 } from './gateway.fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * What Temporal stores of a gateway write is ciphertext: the history read without the codec

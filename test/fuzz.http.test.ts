@@ -20,11 +20,10 @@ import { parseWrite } from '../workflows/gateway/writes';
 import { AnalysisRequestSchema } from '../workflows/analysis.contract';
 import { EventEnvelopeSchema } from '../workflows/events/contract';
 import { AnswerInputSchema } from '../workflows/requests/contract';
-import { ensureUser } from '../db/repositories/organizations';
 import { issueApiKey } from '../db/repositories/credentials';
-import { seedDefaultChart } from '../db/ledger/default-chart';
 import { createTestDatabase } from './support/database';
 import { ORG, seedOrgs } from './support/fixtures';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * Every JSON body and query of the HTTP API under arbitrary input, driven in-process against

@@ -5,7 +5,6 @@ import { ApprovalRefusedError, GatewayClient } from '../client/gateway-client';
 import { loadConfig } from '../config/env';
 import { decisionSecret } from '../activities/identity/decision-secret';
 import { signDecisionProof } from '../activities/identity/secrets';
-import { ensureUser } from '../db/repositories/organizations';
 import { approvalUpdate, gatewayWorkflowId } from '../workflows/gateway.contract';
 import {
   APPROVER_1,
@@ -15,6 +14,7 @@ import {
   seedGatewayOrgs,
   warmAccounts,
 } from './gateway.fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * Issue 25 item 5 (first half): a member who may not approve cannot put anything into a

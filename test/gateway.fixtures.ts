@@ -1,9 +1,10 @@
 import type { Db } from '../db/connection';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
-import { seedDefaultChart, accountId } from '../db/ledger/default-chart';
+import { ensureOrganization } from '../db/repositories/organizations';
+import { accountId } from '../db/ledger/default-chart';
 import { createGatewayActivities } from '../activities/gateway';
 import { upsertAgentIdentity } from '../db/repositories/credentials';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /** Orgs, people and the default chart the gateway tests share. */
 export const ORG = 'acme';

@@ -4,8 +4,8 @@ import { authenticate } from '../api/auth';
 import { authenticateCli } from '../client/credentials';
 import { AuthenticationError } from '../client/errors';
 import { authenticateApiKey, issueApiKey } from '../db/repositories/credentials';
-import { ensureUser } from '../db/repositories/organizations';
 import { ORG, OTHER_ORG, seedOrgs } from './support/fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * Issue 25 item 4: a person's key is issued for one org and acts only there. Dora is an

@@ -3,7 +3,7 @@ import { createTestDatabase } from './support/database';
 import type { Database } from '../db/connection';
 import { auditTrail } from '../db/repositories/audit';
 import { countEntries } from '../db/repositories/ledger';
-import { ensureUser, rolesInOrg } from '../db/repositories/organizations';
+import { rolesInOrg } from '../db/repositories/organizations';
 import {
   APPROVER_1,
   CLERK,
@@ -16,6 +16,7 @@ import {
   seedGatewayOrgs,
   warmAccounts,
 } from './gateway.fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * Issue 25 item 1: the runtime role — the credential every worker, API, CLI and MCP process

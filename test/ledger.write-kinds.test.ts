@@ -6,7 +6,7 @@ import { GatewayClient, WriteRefusedError } from '../client/gateway-client';
 import { auditTrail } from '../db/repositories/audit';
 import { getRiskSettings } from '../db/repositories/gateway';
 import { getAccounts } from '../db/repositories/ledger';
-import { ensureUser, rolesInOrg } from '../db/repositories/organizations';
+import { rolesInOrg } from '../db/repositories/organizations';
 import { auditLog, gatewaySubmissions } from '../db/schema';
 import { DEFAULT_CHART, DEFAULT_PAYMENT_TERMS } from '../db/ledger/default-chart';
 import type { GatewayWriteInput } from '../workflows/gateway.contract';
@@ -21,6 +21,7 @@ import {
   key,
   seedGatewayOrgs,
 } from './gateway.fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * The chart of accounts, role grants and risk settings change only through the gateway: each

@@ -6,12 +6,12 @@ import { FIXTURES } from './support/fixtures';
 import { importStatementAsEvents } from '../client/intake-client';
 import { GatewayClient, WriteRefusedError } from '../client/gateway-client';
 import { RequestsClient } from '../client/requests-client';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { accountId } from '../db/ledger/default-chart';
 import { getRunRecord, runsOfOrg, setOrgAgentSettings } from '../db/repositories/agent-runs';
 import { getEntry } from '../db/repositories/ledger';
 import { unmatchedEntriesOn } from '../db/repositories/reconciliation';
 import { upsertAgentIdentity } from '../db/repositories/credentials';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
+import { ensureOrganization } from '../db/repositories/organizations';
 import {
   bankLineClassifications,
   bankLineReconciliations,
@@ -23,6 +23,7 @@ import {
   payments,
 } from '../db/schema';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * The reconciliation agent end to end on the dev server with PostgreSQL, in code mode, through

@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { analysisWorkflowId, type AnalysisRequestInput } from '../workflows/analysis.contract';
 import { gatewayWorkflowId } from '../workflows/gateway.contract';
 import { GatewayClient } from '../client/gateway-client';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
-import { ensureUser } from '../db/repositories/organizations';
+import { accountId } from '../db/ledger/default-chart';
 import { ORG, REVIEWER } from './support/fixtures';
 import { PILLAR3, TEN_K, startAnalysisEnv } from './support/analysis-env';
 import { createTestDatabase } from './support/database';
 import { seedOrgs } from './support/fixtures';
 import { agentsDirWith, startRuntimeWorker } from './agent-runs.fixtures';
 import { slotsWorkflowId } from '../workflows/agent-runs/contract';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * Determinism guard: histories recorded from real runs (committed under test/histories)

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
+import { ensureOrganization } from '../db/repositories/organizations';
 import type { CreateRequestInput } from '../workflows/requests/contract';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /** Three orgs for routing: one with an owner, one with only an admin, one with neither. */
 export const RORG = 'req-acme';

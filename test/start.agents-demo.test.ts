@@ -3,10 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import { useSeededWorker } from './support/seeded-worker';
 import { runAgentsDemo } from '../scripts/lib/agents-demo';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
-import { accountId, seedDefaultChart } from '../db/ledger/default-chart';
+import { accountId } from '../db/ledger/default-chart';
 import { GatewayClient } from '../client/gateway-client';
-import { ensureOrganization, ensureUser } from '../db/repositories/organizations';
+import { ensureOrganization } from '../db/repositories/organizations';
 import { bankLines, billSettlements, bills } from '../db/schema';
+import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
 
 /**
  * `npm start`'s agent half on the dev server with PostgreSQL, in code mode, from the committed

@@ -36,7 +36,6 @@ import {
 import { getSubmission } from '../db/repositories/gateway';
 import { getAccounts, getEntry, periodStatus } from '../db/repositories/ledger';
 import { getVendor } from '../db/repositories/master-data';
-import { ensureUser } from '../db/repositories/organizations';
 import { customers, reviewDecisions } from '../db/schema';
 import type { GatewayWriteInput } from '../workflows/gateway.contract';
 import {
@@ -49,6 +48,7 @@ import {
   journalPost,
   seedGatewayOrgs,
 } from './gateway.fixtures';
+import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
  * Two orgs using the same ids for every entity: each org sees and changes only its own row,

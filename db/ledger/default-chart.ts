@@ -1,7 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { accounts, paymentTerms, type AccountType } from '../schema';
-import type { Db } from '../connection';
-import { applySystemWrites, type SystemWrite } from '../../activities/gateway/system';
+import type { AccountType } from '../schema';
 
 /**
  * The default small-business chart of accounts, shipped as data. System roles are how the
@@ -77,47 +74,4 @@ export function accountId(orgId: string, code: string): string {
 }
 export function paymentTermsId(orgId: string, code: string): string {
   return `terms-${orgId}-${code}`;
-}
-
-/**
- * Seeds the default chart and payment terms for a new org through the write gateway, as the
- * system identity (one account.create / payment_terms.create submission per line, audited).
- * Idempotent: a code the org already has is left as it is, and a seeding step already applied
- * is not applied again.
- */
-export async function seedDefaultChart(db: Db, orgId: string): Promise<void> {
-  const haveAccounts = new Set(
-    (await db.select({ code: accounts.code }).from(accounts).where(eq(accounts.orgId, orgId))).map(
-      (a) => a.code,
-    ),
-  );
-  const haveTerms = new Set(
-    (
-      await db
-        .select({ code: paymentTerms.code })
-        .from(paymentTerms)
-        .where(eq(paymentTerms.orgId, orgId))
-    ).map((t) => t.code),
-  );
-  const writes: SystemWrite[] = [
-    ...DEFAULT_CHART.filter((a) => !haveAccounts.has(a.code)).map((a): SystemWrite => ({
-      orgId,
-      idempotencyKey: `system:chart:${a.code}`,
-      kind: 'account.create',
-      payload: {
-        accountId: accountId(orgId, a.code),
-        code: a.code,
-        name: a.name,
-        type: a.type,
-        ...(a.systemRole ? { systemRole: a.systemRole } : {}),
-      },
-    })),
-    ...DEFAULT_PAYMENT_TERMS.filter((t) => !haveTerms.has(t.code)).map((t): SystemWrite => ({
-      orgId,
-      idempotencyKey: `system:terms:${t.code}`,
-      kind: 'payment_terms.create',
-      payload: { paymentTermsId: paymentTermsId(orgId, t.code), ...t },
-    })),
-  ];
-  if (writes.length > 0) await applySystemWrites(db, writes);
 }

@@ -1,7 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../connection';
-import { applySystemWrites, type SystemWrite } from '../../activities/gateway/system';
-import { memberships, organizations, users, type Role } from '../schema';
+import { memberships, organizations, type Role } from '../schema';
 import { z } from 'zod';
 import { OrgIdSchema } from '../../workflows/org-id';
 
@@ -25,36 +24,6 @@ export async function organizationExists(db: Db, orgId: string): Promise<boolean
     .from(organizations)
     .where(eq(organizations.id, orgId));
   return rows.length > 0;
-}
-
-/**
- * Creates the user (idempotent) and grants the roles in the org through the write gateway as
- * the system identity (membership.grant, audited; a role already held is left alone).
- */
-export async function ensureUser(
-  db: Db,
-  u: {
-    id: string;
-    email: string;
-    displayName: string;
-    orgId: string;
-    roles: Role[];
-  },
-): Promise<void> {
-  await db
-    .insert(users)
-    .values({ id: u.id, email: u.email, displayName: u.displayName })
-    .onConflictDoNothing();
-  const held = new Set(await rolesInOrg(db, u.orgId, u.id));
-  const grants: SystemWrite[] = u.roles
-    .filter((role) => !held.has(role))
-    .map((role) => ({
-      orgId: u.orgId,
-      idempotencyKey: `system:grant:${u.id}:${role}`,
-      kind: 'membership.grant',
-      payload: { userId: u.id, role },
-    }));
-  if (grants.length > 0) await applySystemWrites(db, grants);
 }
 
 export async function rolesInOrg(db: Db, orgId: string, userId: string): Promise<Role[]> {

@@ -1,10 +1,11 @@
-import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
-import { accountId, seedDefaultChart } from '../../db/ledger/default-chart';
+import { ensureOrganization } from '../../db/repositories/organizations';
+import { accountId } from '../../db/ledger/default-chart';
 import { ApprovalRefusedError, GatewayClient } from '../../client/gateway-client';
 import type { GatewayWriteInput } from '../../workflows/gateway.contract';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
 import type { ChaosPlatform } from './harness';
 import type { SignedDecision } from './invariants';
+import { ensureUser, seedDefaultChart } from '../../activities/gateway/org-bootstrap';
 
 export interface ChaosOrg {
   org: string;

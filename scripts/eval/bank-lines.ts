@@ -4,8 +4,8 @@ import { parse } from 'csv-parse/sync';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection';
-import { accountId as chartAccountId, seedDefaultChart } from '../../db/ledger/default-chart';
-import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
+import { accountId as chartAccountId } from '../../db/ledger/default-chart';
+import { ensureOrganization } from '../../db/repositories/organizations';
 import { setOrgAgentSettings } from '../../db/repositories/agent-runs';
 import { upsertAgentIdentity } from '../../db/repositories/credentials';
 import {
@@ -32,6 +32,7 @@ import {
   evidenceOf,
   merchantKey,
 } from '../../agents/bank_transaction_processor/classify';
+import { ensureUser, seedDefaultChart } from '../../activities/gateway/org-bootstrap';
 
 /**
  * The bank-lines eval: monthly CSVs of card lines with their true ledger code, fed in file

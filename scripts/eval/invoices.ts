@@ -7,7 +7,6 @@ import type { Db } from '../../db/connection';
 import { ingestFile } from '../../client/documents';
 import { EventsClient } from '../../client/events-client';
 import { GatewayClient } from '../../client/gateway-client';
-import { seedDefaultChart } from '../../db/ledger/default-chart';
 import {
   getRunRecord,
   runsOfEvent,
@@ -16,7 +15,7 @@ import {
 } from '../../db/repositories/agent-runs';
 import { getRequestRow } from '../../db/repositories/requests';
 import { upsertAgentIdentity } from '../../db/repositories/credentials';
-import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
+import { ensureOrganization } from '../../db/repositories/organizations';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
 import type { BillOutcome } from '../../agents/bill_processor/handler';
 import type { MasterDataOutcome } from '../../agents/master_data/handler';
@@ -30,6 +29,7 @@ import {
   type EvalSummary,
   type Field,
 } from './invoices-scoring';
+import { ensureUser, seedDefaultChart } from '../../activities/gateway/org-bootstrap';
 
 /**
  * `npm run eval -- invoices --dataset DIR --json FILE`: every bill of the folder through the

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Db } from '../../db/connection';
-import { ensureOrganization, ensureUser } from '../../db/repositories/organizations';
+import { ensureOrganization } from '../../db/repositories/organizations';
 import { issueApiKey } from '../../db/repositories/credentials';
 import { PROJECT_ROOT } from '../../scripts/lib/temporal-binaries';
+import { ensureUser } from '../../activities/gateway/org-bootstrap';
 
 export const SAMPLES = join(PROJECT_ROOT, 'samples', 'documents');
 export const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures');
