@@ -23,6 +23,18 @@ const nodeBuiltins = [
   'events',
 ];
 
+/**
+ * The one-way layers (issue 19), from the bottom: workflows/ (pure) and config/, db/, agents/,
+ * activities/, client/, then api/, the worker entry points and scripts/. A file may import
+ * from its own layer and the ones below, never from one above. `above(...)` names the folders
+ * a layer may not reach; a relative import into one of them is refused.
+ */
+const above = (...folders) => ({
+  regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`,
+  message: `One-way layers: this folder may not import from ${folders.join(', ')} (a layer above it).`,
+});
+const layerRule = (...folders) => ['error', { patterns: [above(...folders)] }];
+
 export default tseslint.config(
   {
     ignores: [
@@ -82,6 +94,7 @@ export default tseslint.config(
               message:
                 'Import activities with `import type` and call them through proxyActivities.',
             },
+            above('client', 'api', 'scripts', 'domains', 'worker', 'worker-group'),
           ],
         },
       ],
@@ -90,6 +103,48 @@ export default tseslint.config(
         { name: 'process', message: 'Workflow code may not read the environment.' },
       ],
     },
+  },
+  {
+    files: ['config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layerRule(
+        'db',
+        'agents',
+        'activities',
+        'client',
+        'api',
+        'scripts',
+        'domains',
+        'worker',
+        'worker-group',
+      ),
+    },
+  },
+  {
+    files: ['db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layerRule(
+        'agents',
+        'activities',
+        'client',
+        'api',
+        'scripts',
+        'domains',
+        'worker',
+        'worker-group',
+      ),
+    },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    // activities/ → client/ remains (cross-domain starts through the domain clients): still open.
+    rules: {
+      'no-restricted-imports': layerRule('api', 'scripts', 'domains', 'worker', 'worker-group'),
+    },
+  },
+  {
+    files: ['client/**/*.ts'],
+    rules: { 'no-restricted-imports': layerRule('api', 'scripts', 'worker', 'worker-group') },
   },
   {
     // Process entry points and test/dev tooling pass environment to children or read test-only variables.
