@@ -22,18 +22,9 @@ import {
   type InputBounds,
 } from '../workflows/input-bounds';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
+import { canonicalJson } from '../workflows/canonical-json';
 
-/** JSON with object keys sorted at every level: the same payload always hashes the same. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v !== null && typeof v === 'object')
-    return `{${Object.keys(v as Record<string, unknown>)
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
+/** The event's dedup key: a SHA-256 of its payload as canonical JSON (keys sorted at every level). */
 export function dedupKeyOf(payload: unknown): string {
   return createHash('sha256').update(canonicalJson(payload)).digest('hex');
 }

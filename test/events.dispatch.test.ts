@@ -8,7 +8,8 @@ import {
   startRuntimeWorker,
   type RuntimeWorker,
 } from './agent-runs.fixtures';
-import { EventsClient, dedupKeyOf, canonicalJson } from '../client/events-client';
+import { EventsClient, dedupKeyOf } from '../client/events-client';
+import { canonicalJson } from '../workflows/canonical-json';
 import { eventTransitionsOf, getEvent } from '../db/repositories/events';
 import {
   listAgentRows,

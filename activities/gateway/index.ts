@@ -39,7 +39,7 @@ import {
 } from './evaluate';
 import type { PayeeAccount } from './kind-def';
 import { sameEntry } from './journal-batch';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../../workflows/canonical-json';
 import { GatewayRefusal, refusalFromDb } from './refusal';
 
 export interface EvaluateInput {

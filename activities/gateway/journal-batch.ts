@@ -23,7 +23,7 @@ import {
 } from '../../workflows/gateway/writes';
 import type { Effect } from '../../workflows/gateway.contract';
 import type { KindDef, Plan, PlanContext, SplitEntry } from './kind-def';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../../workflows/canonical-json';
 import { GatewayRefusal } from './refusal';
 
 /**

@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Lane } from '../../workflows/gateway/risk';
 import type { EntryPreview } from '../../workflows/gateway.contract';
 import type { PayeeAccount } from './kind-def';
-import { canonicalJson } from './canonical-json';
-
-export { canonicalJson };
+import { canonicalJson } from '../../workflows/canonical-json';
 
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 

@@ -17,7 +17,7 @@ import {
 } from '../../workflows/agent-runs/tools';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
 import { AnalysisClient } from '../analysis-client';
-import { canonicalJson } from '../events-client';
+import { canonicalJson } from '../../workflows/canonical-json';
 import { GatewayClient } from '../gateway-client';
 import { accountNames } from '../../db/repositories/ledger';
 import { accountIdsIn, describeWrite } from '../format/write-summary';
