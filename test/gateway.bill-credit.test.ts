@@ -134,6 +134,11 @@ it('reverses the bill’s accounts, low risk, and is applied against the bill it
     ]),
   );
   expect(bill.settledAt).toBeNull();
+  // Partly credited, it is still owed; a credit is not a payment.
+  const after = await READ_TOOLS.ap_context(database.db, ORG, { vendorId: VENDOR });
+  expect(after.openBills.map((b) => [b.billNumber, b.totalMinor, b.paidMinor])).toEqual([
+    ['B-100', '100000', '0'],
+  ]);
 });
 
 it('the same credit note again, however spaced, is refused and writes nothing', async () => {

@@ -24,6 +24,7 @@ import {
 } from '../db/schema';
 import { gatewayWorkflowId, type GatewayWriteInput } from '../workflows/gateway.contract';
 import { ensureUser, seedDefaultChart } from '../activities/gateway/org-bootstrap';
+import { READ_TOOLS } from '../activities/agent-runs/tools/read-tools';
 
 /**
  * The reconciliation agent end to end on the dev server with PostgreSQL, in code mode, through
@@ -322,6 +323,14 @@ it('reconciles a statement: settles, matches, asks once, hands on; idempotent; o
     .from(bills)
     .where(and(eq(bills.orgId, ORG), eq(bills.billNumber, 'KB-101')));
   expect(kb101!.settledAt).toBeNull();
+  // What the bill processor is shown of the vendor: the settled bill is no longer owed.
+  const ap = await READ_TOOLS.ap_context(db, ORG, { vendorId: 'ven-kontor' });
+  expect(ap.openBills.map((b) => [b.billNumber, b.paidMinor])).toEqual(
+    kontor
+      .filter((b) => b.id !== kb102.id)
+      .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.id.localeCompare(b.id))
+      .map((b) => [b.billNumber, '0']),
+  );
 
   // The bank processor's answers post the handed-on lines against the statement's bank
   // account; those entries are that line's own, never a rule-a candidate for another line.

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   accounts,
   bankAccounts,
@@ -157,6 +157,36 @@ export async function paidOnBill(q: Q, orgId: string, billId: string): Promise<b
     .from(billSettlements)
     .where(and(eq(billSettlements.orgId, orgId), eq(billSettlements.billId, billId)));
   return BigInt(r?.n ?? '0') + BigInt(s?.n ?? '0');
+}
+
+/**
+ * A vendor's bills still owed — paid (payments and settlements) plus credited (vendor credits
+ * applied to it) below its total — oldest due first, each with what is paid on it. One query
+ * however many bills the vendor has (per bill it was three: the AP context grew with every
+ * bill the vendor ever sent).
+ */
+export async function openBillsOfVendor(q: Q, orgId: string, vendorId: string) {
+  const paid = sql<string>`(coalesce((select sum(${payments.amountMinor}) from ${payments} where ${payments.orgId} = ${bills.orgId} and ${payments.billId} = ${bills.id}), 0) + coalesce((select sum(${billSettlements.amountMinor}) from ${billSettlements} where ${billSettlements.orgId} = ${bills.orgId} and ${billSettlements.billId} = ${bills.id}), 0))`;
+  const credited = sql<string>`coalesce((select sum(${vendorCredits.appliedMinor}) from ${vendorCredits} where ${vendorCredits.orgId} = ${bills.orgId} and ${vendorCredits.appliedBillId} = ${bills.id}), 0)`;
+  const rows = await q
+    .select({
+      id: bills.id,
+      billNumber: bills.billNumber,
+      dueDate: bills.dueDate,
+      currency: bills.currency,
+      totalMinor: bills.totalMinor,
+      paidMinor: sql<string>`${paid}::text`,
+    })
+    .from(bills)
+    .where(
+      and(
+        eq(bills.orgId, orgId),
+        eq(bills.vendorId, vendorId),
+        sql`${paid} + ${credited} < ${bills.totalMinor}`,
+      ),
+    )
+    .orderBy(asc(bills.dueDate), asc(bills.id));
+  return rows.map((r) => ({ ...r, paidMinor: BigInt(r.paidMinor) }));
 }
 
 export async function getBankLine(q: Q, orgId: string, id: string) {

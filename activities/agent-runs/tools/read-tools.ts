@@ -3,7 +3,6 @@ import type { Db } from '../../../db/connection';
 import {
   accounts,
   bankAccounts,
-  bills,
   customers,
   paymentTerms,
   taxCodes,
@@ -24,10 +23,9 @@ import {
 } from '../../../db/repositories/filing-facts';
 import { trialBalance } from '../../../db/repositories/ledger';
 import {
-  creditedOnBill,
   getPaymentTerms,
   getVendor,
-  paidOnBill,
+  openBillsOfVendor,
 } from '../../../db/repositories/master-data';
 import { ErrorType, permanentFailure } from '../../../workflows/errors';
 import type { ReadToolName, ToolInput, ToolOutput } from '../../../workflows/agent-runs/tools';
@@ -163,7 +161,7 @@ const apContext: Impl<'ap_context'> = async (db, orgId, { vendorId }) => {
   const vendor = await getVendor(db, orgId, vendorId);
   if (!vendor)
     throw permanentFailure(ErrorType.UnknownEntity, `unknown vendor ${vendorId} in org ${orgId}`);
-  const [terms, tax, accts, vendorBills] = await Promise.all([
+  const [terms, tax, accts, unpaid] = await Promise.all([
     vendor.paymentTermsId
       ? getPaymentTerms(db, orgId, vendor.paymentTermsId)
       : Promise.resolve(undefined),
@@ -185,26 +183,16 @@ const apContext: Impl<'ap_context'> = async (db, orgId, { vendorId }) => {
         ),
       )
       .orderBy(asc(accounts.code)),
-    db
-      .select()
-      .from(bills)
-      .where(and(eq(bills.orgId, orgId), eq(bills.vendorId, vendorId)))
-      .orderBy(asc(bills.dueDate)),
+    openBillsOfVendor(db, orgId, vendorId),
   ]);
-  const openBills = [];
-  for (const b of vendorBills) {
-    const paid = await paidOnBill(db, orgId, b.id);
-    // A vendor credit applied to the bill (bill.credit) takes it off what is owed.
-    if (paid + (await creditedOnBill(db, orgId, b.id)) < b.totalMinor)
-      openBills.push({
-        id: b.id,
-        billNumber: b.billNumber,
-        dueDate: b.dueDate,
-        currency: b.currency,
-        totalMinor: b.totalMinor.toString(),
-        paidMinor: paid.toString(),
-      });
-  }
+  const openBills = unpaid.map((b) => ({
+    id: b.id,
+    billNumber: b.billNumber,
+    dueDate: b.dueDate,
+    currency: b.currency,
+    totalMinor: b.totalMinor.toString(),
+    paidMinor: b.paidMinor.toString(),
+  }));
   return {
     vendor: {
       id: vendor.id,
