@@ -10,9 +10,6 @@ import {
   ANALYSIS_WORKFLOW,
   AnalysisRequestSchema,
   AnalysisResultSchema,
-  CsOrg,
-  CsQueryType,
-  CsState,
   analysisWorkflowId,
   reviewUpdate,
   stateQuery,
@@ -30,6 +27,7 @@ import { signDecisionProof } from '../activities/identity/secrets';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { raceWithTimeout } from './gateway-client';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
+import { CsOrg, CsQueryType, CsState } from '../workflows/search-attributes';
 
 export class ReviewRefusedError extends Error {
   override readonly name = 'ReviewRefusedError';

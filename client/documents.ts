@@ -10,9 +10,9 @@ import {
   ingestionWorkflowId,
   type IngestResult,
 } from '../workflows/ingestion.contract';
-import { CsOrg } from '../workflows/analysis.contract';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 import { InvalidRequestError } from './errors';
+import { CsOrg } from '../workflows/search-attributes';
 
 export const MIME_BY_EXT: Record<string, string> = {
   '.pdf': 'application/pdf',

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Db } from '../db/connection';
 import { insertDuplicateEvent } from '../db/repositories/events';
-import { CsOrg, CsState } from '../workflows/analysis.contract';
 import {
   CsEventType,
   DEFAULT_EXPIRE_AFTER_MS,
@@ -23,6 +22,7 @@ import {
 } from '../workflows/input-bounds';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 import { canonicalJson } from '../workflows/canonical-json';
+import { CsOrg, CsState } from '../workflows/search-attributes';
 
 /** The event's dedup key: a SHA-256 of its payload as canonical JSON (keys sorted at every level). */
 export function dedupKeyOf(payload: unknown): string {

@@ -17,7 +17,6 @@ import { rolesInOrg } from '../db/repositories/organizations';
 import { APPROVING_ROLES } from '../workflows/gateway/decision-claims';
 import { trialBalance, type TrialBalance } from '../db/repositories/ledger';
 import { dryRunWrite, type DryRunResult } from '../activities/gateway/evaluate';
-import { CsOrg, CsState } from '../workflows/analysis.contract';
 import {
   ApprovalDecisionSchema,
   CsWriteKind,
@@ -44,6 +43,7 @@ import { APPROVAL_PROOF_TTL_MS, signDecisionProof } from '../activities/identity
 import { checkInputBounds } from '../workflows/input-bounds';
 import { resumeUpdate, type ResumeRequest } from '../workflows/gateway.contract';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
+import { CsOrg, CsState } from '../workflows/search-attributes';
 
 /** A vote that meets a submission between two runs is sent again, this many times at most. */
 const HANDOVER_ATTEMPTS = 10;

@@ -15,7 +15,6 @@ import {
   requestEvents,
   type RequestRow,
 } from '../db/repositories/requests';
-import { CsOrg, CsState } from '../workflows/analysis.contract';
 import {
   AnswerInputSchema,
   CreateRequestSchema,
@@ -34,6 +33,7 @@ import { AnalysisClient, ReviewRefusedError } from './analysis-client';
 import { InvalidRequestError } from './errors';
 import { ApprovalRefusedError, GatewayClient } from './gateway-client';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
+import { CsOrg, CsState } from '../workflows/search-attributes';
 
 /** An answer the request refused (type: InvalidAnswer, AnswererNotAuthorized, RequestNotOpen, ...). */
 export class AnswerRefusedError extends Error {

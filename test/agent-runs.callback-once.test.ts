@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
 import {
   AGENT_RUN_WORKFLOW,
   CsAgentType,
@@ -17,6 +16,7 @@ import type { BillExtraction } from '../workflows/bills/extraction';
 import { workflowBundle } from './support/worker';
 import { startTimeSkippingEnv } from './support/time-skipping';
 import { domainTaskQueue } from '../workflows/task-queue';
+import { CsOrg, CsOutcome, CsState } from '../workflows/search-attributes';
 
 /**
  * A run triggered by a request's callback gets one chance (SPEC B, loop defences): the real

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
 import {
   AGENT_RUN_WORKFLOW,
   CsAgentType,
@@ -14,6 +13,7 @@ import {
 import { workflowBundle } from './support/worker';
 import { startTimeSkippingEnv } from './support/time-skipping';
 import { domainTaskQueue } from '../workflows/task-queue';
+import { CsOrg, CsOutcome, CsState } from '../workflows/search-attributes';
 
 /**
  * An agent run's timeout_minutes and cancel paths on the time-skipping server, with the

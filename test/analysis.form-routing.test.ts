@@ -7,11 +7,6 @@ import type { PageStore } from '../activities/analysis/page-store';
 import { textContainsNumber } from '../activities/analysis/number-match';
 import type { AuditInput } from '../activities/analysis/types';
 import {
-  CsConfidenceBucket,
-  CsOrg,
-  CsOutcome,
-  CsQueryType,
-  CsState,
   analysisWorkflowId,
   type AnalysisResult,
   type AnalysisStateView,
@@ -23,6 +18,13 @@ import { INCOME_PAGE, pagesOf } from './extraction.fixtures';
 import { workflowBundle } from './support/worker';
 import { startTimeSkippingEnv } from './support/time-skipping';
 import { domainTaskQueue } from '../workflows/task-queue';
+import {
+  CsConfidenceBucket,
+  CsOrg,
+  CsOutcome,
+  CsQueryType,
+  CsState,
+} from '../workflows/search-attributes';
 
 /**
  * Routing by the answer-form contract, on the time-skipping test server with inline stub

@@ -13,11 +13,6 @@ import { loadConfig } from '../config/env';
 import { auditTrail } from '../db/repositories/audit';
 import type { Database } from '../db/connection';
 import {
-  CsConfidenceBucket,
-  CsOrg,
-  CsOutcome,
-  CsQueryType,
-  CsState,
   analysisWorkflowId,
   type AnalysisRequestInput,
   type AnalysisStateView,
@@ -32,6 +27,13 @@ import { ORG, REVIEWER, SAMPLES, seedOrgs } from './support/fixtures';
 import { workflowBundle } from './support/worker';
 import { startTimeSkippingEnv } from './support/time-skipping';
 import { createDomainWorkers } from '../worker';
+import {
+  CsConfidenceBucket,
+  CsOrg,
+  CsOutcome,
+  CsQueryType,
+  CsState,
+} from '../workflows/search-attributes';
 
 /**
  * The human-review wait at its real durations (due 14 days, remind every 7, expire at 90),

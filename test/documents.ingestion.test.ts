@@ -5,7 +5,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { chunkPage } from '../activities/documents/chunking';
 import { tmpdir } from 'node:os';
 import { ingestFile } from '../client/documents';
-import { CsOrg, CsState } from '../workflows/analysis.contract';
 import { ingestionWorkflowId } from '../workflows/ingestion.contract';
 import {
   getDocument,
@@ -16,6 +15,7 @@ import {
 } from '../db/repositories/documents';
 import { FIXTURES, ORG, SAMPLES } from './support/fixtures';
 import { useSeededWorker } from './support/seeded-worker';
+import { CsOrg, CsState } from '../workflows/search-attributes';
 
 const env = useSeededWorker();
 const deps = () => env.deps();

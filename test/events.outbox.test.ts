@@ -16,8 +16,8 @@ import { writeAppliedEvent } from '../activities/events/emit';
 import { withWriteAppliedEvent } from '../activities/events/write-applied';
 import { getOutboxEvent } from '../db/repositories/event-outbox';
 import { recordEventTransition } from '../db/repositories/events';
-import { CsState } from '../workflows/analysis.contract';
 import { EVENT_SUSPENDED, eventResumeUpdate, eventStateQuery } from '../workflows/events/contract';
+import { CsState } from '../workflows/search-attributes';
 
 /**
  * Issue 25 item 10: an applied write's `write.applied` is in the outbox, committed with the

@@ -7,7 +7,6 @@ import { createIdentityActivities } from '../activities/identity';
 import { createRequestsActivities } from '../activities/requests';
 import { auditTrail } from '../db/repositories/audit';
 import type { Database } from '../db/connection';
-import { CsOrg, CsOutcome, CsState } from '../workflows/analysis.contract';
 import { CsRiskLane, CsWriteKind } from '../workflows/gateway.contract';
 import { DEFAULT_APPROVAL_DUE_MS, DEFAULT_APPROVAL_EXPIRE_MS } from '../workflows/gateway/writes';
 import { createTestDatabase } from './support/database';
@@ -15,6 +14,7 @@ import { workflowBundle } from './support/worker';
 import { startTimeSkippingEnv } from './support/time-skipping';
 import { APPROVER_1, ORG, acc, journalPost, seedGatewayOrgs } from './gateway.fixtures';
 import { createDomainWorkers } from '../worker';
+import { CsOrg, CsOutcome, CsState } from '../workflows/search-attributes';
 
 /**
  * The approval wait at its real durations (due after 3 days, expiry after 14) on the

@@ -16,7 +16,6 @@ import {
 import { RequestsClient } from '../client/requests-client';
 import { notificationsOf, requestEvents } from '../db/repositories/requests';
 import type { Database } from '../db/connection';
-import { CsOrg, CsState } from '../workflows/analysis.contract';
 import type { RequestView } from '../workflows/requests/contract';
 import { createTestDatabase } from './support/database';
 import { workflowBundle } from './support/worker';
@@ -31,6 +30,7 @@ import {
   seedRequestOrgs,
 } from './requests.fixtures';
 import { domainTaskQueue } from '../workflows/task-queue';
+import { CsOrg, CsState } from '../workflows/search-attributes';
 
 /**
  * The request workflow's timers on the time-skipping test server (days pass in milliseconds)

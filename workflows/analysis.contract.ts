@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from './task-queue';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { AnalysisRequestSchema, type AnalysisRequestInput } from './analysis/request';
 import { CitationSchema, NumericClaimSchema } from './analysis/evidence';
 import { ValidationSchema } from './analysis/validation-gate';
@@ -101,15 +100,6 @@ export const stateQuery = defineQuery<AnalysisStateView>('stateQuery');
  * waits on it instead of polling the query.
  */
 export const analysisSettledUpdate = defineUpdate<AnalysisStateView, []>('analysisSettledUpdate');
-
-export const CsOrg = defineSearchAttributeKey('CsOrg', SearchAttributeType.KEYWORD);
-export const CsState = defineSearchAttributeKey('CsState', SearchAttributeType.KEYWORD);
-export const CsQueryType = defineSearchAttributeKey('CsQueryType', SearchAttributeType.KEYWORD);
-export const CsConfidenceBucket = defineSearchAttributeKey(
-  'CsConfidenceBucket',
-  SearchAttributeType.KEYWORD,
-);
-export const CsOutcome = defineSearchAttributeKey('CsOutcome', SearchAttributeType.KEYWORD);
 
 export function confidenceBucket(c: number): string {
   if (c >= 0.85) return 'high';

@@ -20,11 +20,6 @@ import {
   type AnalysisOutcome,
   type ReviewAck,
   AnalysisRequestSchema,
-  CsConfidenceBucket,
-  CsOrg,
-  CsOutcome,
-  CsQueryType,
-  CsState,
   confidenceBucket,
   reviewUpdate,
   stateQuery,
@@ -53,6 +48,7 @@ import {
   type ReviewDecision,
 } from './analysis/review';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors';
+import { CsConfidenceBucket, CsOrg, CsOutcome, CsQueryType, CsState } from './search-attributes';
 
 type AnalysisActivities = ReturnType<typeof createAnalysisActivities>;
 

@@ -45,7 +45,6 @@ import {
   resumeUpdate,
   splitProof,
 } from './gateway.contract';
-import { CsOrg, CsOutcome, CsState } from './analysis.contract';
 import {
   ApprovalDecisionSchema,
   RecordedApprovalDecisionSchema,
@@ -58,6 +57,7 @@ import {
 import { checkInputBounds } from './input-bounds';
 import { closeInboxEntry, openInboxEntry, remindInboxEntry } from './requests/inbox-link';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors';
+import { CsOrg, CsOutcome, CsState } from './search-attributes';
 
 // The worker's retry budget, read once per run (a recorded activity result, so replay-safe).
 const settingsActivity = proxyActivities<GatewayActivities>({

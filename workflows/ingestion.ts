@@ -4,10 +4,10 @@ import {
   setCurrentDetails,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { CsState } from './analysis.contract';
 import type { createDocumentActivities } from '../activities/documents/ingest';
 import { IngestInputSchema, type IngestResult } from './ingestion.contract';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from './errors';
+import { CsState } from './search-attributes';
 
 // A 250-page filing takes seconds, but a slow disk or big upload must not time out; the
 // heartbeat timeout is what detects a dead worker, and the retry resumes after stored pages.

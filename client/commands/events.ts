@@ -9,7 +9,6 @@ import {
   eventResumeUpdate,
   type EventResult,
 } from '../../workflows/events/contract';
-import { CsOrg } from '../../workflows/analysis.contract';
 import { requireAdmin } from './gateway';
 import { dispatchOutbox } from '../../activities/events/outbox';
 import { InvalidRequestError } from '../errors';
@@ -18,6 +17,7 @@ import type { Runner } from './context';
 import { type CliContext, parseOptions } from './context';
 import { baseTaskQueue } from '../../workflows/task-queue';
 import { requireOperator } from './operator';
+import { CsOrg } from '../../workflows/search-attributes';
 
 /** The states an operator may retry: the event ran and gave up (or never got a slot). */
 const RETRYABLE_STATES = ['failed', 'expired'];

@@ -20,7 +20,6 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { AgentRunsActivities } from '../../activities/agent-runs';
-import { CsOrg, CsOutcome, CsState } from '../analysis.contract';
 import { CsWriteKind, GATEWAY_WORKFLOW, gatewayWorkflowId } from '../gateway.contract';
 import type { GatewayResult } from '../gateway.contract';
 import type { gatewayWorkflow } from '../gateway';
@@ -53,6 +52,7 @@ import {
 import { emitEventTool } from './emit-event';
 import { delegationToClose } from './delegation-answer';
 import { baseQueue, taskQueueOf } from '../domain-routing';
+import { CsOrg, CsOutcome, CsState } from '../search-attributes';
 
 // Run bookkeeping: quick, idempotent database writes (keyed by run id and the workflow's own
 // counters), run as local activities so a state change costs no round trip via the server.

@@ -16,7 +16,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { EventsActivities } from '../../activities/events';
-import { CsOrg, CsState } from '../analysis.contract';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES, permanentFailure } from '../errors';
 import {
   AGENT_RUN_WORKFLOW,
@@ -39,6 +38,7 @@ import {
 import { callbackCreatorOf, isCallbackTrigger } from '../requests/loop-defences';
 import { taskQueueOf } from '../domain-routing';
 import type { DbRetrySettings } from '../gateway.contract';
+import { CsOrg, CsState } from '../search-attributes';
 
 // Bookkeeping rows are quick, idempotent database writes: local activities, so recording a
 // state costs no round trip through the server (pickup latency and throughput both gain).

@@ -12,7 +12,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RequestsActivities } from '../../activities/requests';
-import { CsOrg, CsState } from '../analysis.contract';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES } from '../errors';
 import { checkAnswer, type Answer } from './answer-schema';
 import {
@@ -29,6 +28,7 @@ import {
   type RequestWorkflowInput,
   type Route,
 } from './contract';
+import { CsOrg, CsState } from '../search-attributes';
 
 // Bookkeeping: quick idempotent rows keyed by request id and the workflow's own counter.
 const book = proxyLocalActivities<RequestsActivities>({
