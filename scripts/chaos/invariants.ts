@@ -158,17 +158,18 @@ async function checkApprovals(
   return { unmatched, checked: votes.length };
 }
 
-/**
- * All of the above for the given orgs (every org when omitted), after a scenario. `decisions`
- * are the votes the scenario cast; pass them only when `orgs` is given and the scenario was
- * the only voter there.
- */
 /** How long events may take to settle after a scenario: the outbox dispatcher's grace + period, and processing. */
 const EVENTS_SETTLE_MS = 90_000;
 
+/**
+ * All of the above for the given orgs (every org when omitted), after a scenario. `decisions`
+ * are the votes the scenario cast; pass them only when `orgs` is given and the scenario was
+ * the only voter there. `eventsSettleMs`: how long unsettled events are waited for (0 where
+ * no worker runs, so none can settle).
+ */
 export async function checkScenarioInvariants(
   db: Db,
-  opts: { orgs?: string[]; decisions?: SignedDecision[] } = {},
+  opts: { orgs?: string[]; decisions?: SignedDecision[]; eventsSettleMs?: number } = {},
 ): Promise<ScenarioInvariants> {
   const ledger = await checkLedgerInvariants(db);
   const orgs =
@@ -200,7 +201,10 @@ export async function checkScenarioInvariants(
               and r.event_id = e.id and r.state in ('waiting_human', 'waiting_approval'))`,
     );
   let eventsUnsettled = await unsettled();
-  for (const until = Date.now() + EVENTS_SETTLE_MS; eventsUnsettled > 0 && Date.now() < until;) {
+  for (
+    const until = Date.now() + (opts.eventsSettleMs ?? EVENTS_SETTLE_MS);
+    eventsUnsettled > 0 && Date.now() < until;
+  ) {
     await new Promise((r) => setTimeout(r, 1000));
     eventsUnsettled = await unsettled();
   }
