@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -10,6 +10,7 @@ import {
 } from '../scripts/eval/financebench';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { useSeededWorker } from './support/seeded-worker';
+import { sharedDataset } from './support/shared-dataset';
 
 /**
  * Issue 7: every dev question the workflow delivers has at least five rewordings with the
@@ -22,7 +23,7 @@ import { useSeededWorker } from './support/seeded-worker';
  * all 80 (see datasets/phrasing-variations/README.md).
  */
 const DATASET = join(PROJECT_ROOT, 'datasets', 'phrasing-variations', 'questions.jsonl');
-const FILINGS = join(PROJECT_ROOT, '..', 'shared', 'datasets', 'financebench-dev', 'pdfs');
+const { path: FILINGS, present: HAVE_FILINGS } = sharedDataset('financebench-dev', 'pdfs');
 const RUN_ALL = process.env.CS_PHRASING_ALL === '1';
 
 const VariationSchema = FinanceBenchQuestionSchema.extend({
@@ -44,7 +45,7 @@ const variations: Variation[] = readFileSync(DATASET, 'utf8')
   .filter((l) => l.trim())
   .map((l) => VariationSchema.parse(JSON.parse(l)));
 const selected = variations.filter((v) => RUN_ALL || v.ci_subset);
-const filingsPresent = selected.every((v) => existsSync(join(FILINGS, `${v.doc_name}.pdf`)));
+const filingsPresent = HAVE_FILINGS;
 if (!filingsPresent)
   console.warn(
     `phrasing-variation test skipped: the dev filings are not at ${FILINGS} (they live in ../shared, outside the project)`,

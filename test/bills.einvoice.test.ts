@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { ATTACHMENT_LIMITS, readBillDocument } from '../activities/bills/read-bill';
 import { sefPath } from '../activities/bills/einvoice/en16931-validation';
 import { readStructuredInvoice } from '../activities/bills/einvoice/read-structured';
@@ -13,6 +13,7 @@ import {
   ublInvoice,
   type InvoiceSpec,
 } from '../scripts/lib/einvoice-builder';
+import { sharedDataset } from './support/shared-dataset';
 
 /**
  * Structured e-invoices as a bill source (pure: no database, no Temporal): CII and UBL read
@@ -239,17 +240,8 @@ describe('the official rules decide', () => {
     );
   });
 
-  const UNITS = join(
-    __dirname,
-    '..',
-    '..',
-    'shared',
-    'datasets',
-    'einvoices',
-    'validation',
-    'unit-ubl',
-  );
-  (existsSync(UNITS) ? it : it.skip)(
+  const { path: UNITS, present: HAVE_UNITS } = sharedDataset('einvoices', 'validation', 'unit-ubl');
+  (HAVE_UNITS ? it : it.skip)(
     "meets the rules' own unit test sets (every 5th test; all: npm run eval -- en16931-units)",
     () => {
       const r = runEn16931UnitSets(UNITS, 5);

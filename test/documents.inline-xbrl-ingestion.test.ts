@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ingestFile } from '../client/documents';
 import { buildProgram } from '../client/program';
 import type { CliContext } from '../client/commands/context';
@@ -19,6 +19,7 @@ import { FIXTURES, ORG, OTHER_ORG, OUTSIDER, REVIEWER } from './support/fixtures
 import { testConfig } from './support/worker';
 import { issueApiKey } from '../db/repositories/credentials';
 import { useSeededWorker } from './support/seeded-worker';
+import { sharedDataset } from './support/shared-dataset';
 
 /**
  * Ingesting an HTML filing with inline XBRL stores its facts with its pages: queryable by
@@ -27,8 +28,11 @@ import { useSeededWorker } from './support/seeded-worker';
 const env = useSeededWorker();
 const db = () => env.database.db;
 const MINI = join(FIXTURES, 'ixbrl', 'mini-10k.html');
-const DEV_DIR = resolve(__dirname, '../../shared/datasets/sec-ixbrl-dev/pdfs');
-const APPLE = join(DEV_DIR, 'APPLE_2024_10K.html');
+const { path: APPLE, present: HAVE_APPLE } = sharedDataset(
+  'sec-ixbrl-dev',
+  'pdfs',
+  'APPLE_2024_10K.html',
+);
 
 async function located(
   orgId: string,
@@ -250,7 +254,7 @@ describe('inline XBRL ingestion', () => {
     });
   });
 
-  const devIt = existsSync(APPLE) ? it : it.skip;
+  const devIt = HAVE_APPLE ? it : it.skip;
   if (!existsSync(APPLE))
     console.log(
       `SKIP the real-filing ingestion test: ${APPLE} is absent (the shared dev data set)`,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../scripts/eval/financebench';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { useSeededWorker } from './support/seeded-worker';
+import { sharedDataset } from './support/shared-dataset';
 
 /**
  * Short mode of the authored generalization suite (datasets/financebench-extended): a fixed
@@ -18,8 +19,7 @@ import { useSeededWorker } from './support/seeded-worker';
  * suite skips (the project's own fixtures keep CI green).
  */
 const DATASET = join(PROJECT_ROOT, 'datasets', 'financebench-extended');
-const FILINGS = join(PROJECT_ROOT, '..', 'shared', 'datasets', 'financebench-dev', 'pdfs');
-const HAVE_FILINGS = existsSync(FILINGS);
+const { path: FILINGS, present: HAVE_FILINGS } = sharedDataset('financebench-dev', 'pdfs');
 
 /**
  * The subset: one 10-K (75 pages, so ingestion stays short), every question type, rows the

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { CsvMappingSchema, type CsvMapping } from '../activities/intake/csv';
@@ -20,9 +20,10 @@ import {
   type Statement,
   type StatementImportResult,
 } from '../activities/intake/statement';
+import { sharedDataset } from './support/shared-dataset';
 
 const OWN = join(__dirname, 'fixtures', 'statements');
-const SHARED = resolve(__dirname, '..', '..', 'shared', 'datasets', 'statement-formats');
+const { path: SHARED, present: HAVE_SHARED } = sharedDataset('statement-formats');
 const SYNCED_ACCOUNT = { iban: null, number: 'connector-account-1' };
 
 function own(rel: string): ImportStatementInput {
@@ -454,7 +455,7 @@ function compareMt940(bytes: Buffer, statements: Statement[] | null, yml: string
   return n;
 }
 
-const describeShared = existsSync(SHARED) ? describe : describe.skip;
+const describeShared = HAVE_SHARED ? describe : describe.skip;
 if (!existsSync(SHARED)) {
   console.warn(
     `intake.statements: ${SHARED} is absent; the shared statement-format fixtures are skipped`,

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractPdfText, PdfTextError, type PdfErrorCode } from '../activities/documents/pdf-text';
+import { sharedDataset } from './support/shared-dataset';
 
 // Fixtures are written by test/fixtures/pdf/make-fixtures.ts.
 const FIXTURES = path.join(__dirname, 'fixtures', 'pdf');
@@ -209,18 +210,13 @@ describe('extractPdfText errors', () => {
 });
 
 // A real filing from the shared FinanceBench dev set, when this checkout has it beside it.
-const REAL_PDFS = path.resolve(
-  __dirname,
-  '..',
-  '..',
-  'shared',
-  'datasets',
+const { path: REAL_10K, present: HAVE_REAL_10K } = sharedDataset(
   'financebench-dev',
   'pdfs',
+  'BESTBUY_2019_10K.pdf',
 );
-const REAL_10K = path.join(REAL_PDFS, 'BESTBUY_2019_10K.pdf');
-const describeReal = existsSync(REAL_10K) ? describe : describe.skip;
-const realTitle = existsSync(REAL_10K)
+const describeReal = HAVE_REAL_10K ? describe : describe.skip;
+const realTitle = HAVE_REAL_10K
   ? 'extractPdfText on a real 10-K (BESTBUY_2019_10K.pdf)'
   : `extractPdfText on a real 10-K — SKIPPED: ${REAL_10K} not found`;
 
