@@ -76,7 +76,7 @@ export async function benchAnalysis(opts: {
   try {
     const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
-      { name: 'analysis', ...benchPorts(30, { temporal: 17_970, pg: 55_491 }) },
+      { name: 'analysis', ...benchPorts(30, { temporal: 17_970, pg: 25_491 }) },
       stops,
     );
     const org = `bench-${Date.now().toString(36)}`;

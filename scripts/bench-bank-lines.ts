@@ -104,7 +104,7 @@ export async function benchBankLines(opts: {
   try {
     const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
-      { name: 'bank-lines', ...benchPorts(40, { temporal: 17_980, pg: 55_490 }) },
+      { name: 'bank-lines', ...benchPorts(40, { temporal: 17_980, pg: 25_490 }) },
       stops,
     );
     const { db } = database;

@@ -87,7 +87,7 @@ export async function benchBills(opts: { n: number; stallMs?: number }): Promise
   try {
     const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
-      { name: 'bills', ...benchPorts(50, { temporal: 17_990, pg: 55_500 }) },
+      { name: 'bills', ...benchPorts(50, { temporal: 17_990, pg: 25_500 }) },
       stops,
     );
     const { db } = database;

@@ -88,7 +88,7 @@ export async function benchEvents(opts: {
       cfg,
       {
         name: 'events',
-        ...benchPorts(0, { temporal: 17_352, pg: 55_498 }),
+        ...benchPorts(0, { temporal: 17_352, pg: 25_498 }),
       },
       stops,
     );

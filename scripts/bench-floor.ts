@@ -43,7 +43,7 @@ export async function benchFloor(opts: {
   concurrency: number;
   sequential?: number;
 }): Promise<FloorBench> {
-  const { temporalPort } = benchPorts(60, { temporal: 17_960, pg: 55_488 });
+  const { temporalPort } = benchPorts(60, { temporal: 17_960, pg: 25_488 });
   if (await portOpen('127.0.0.1', temporalPort))
     throw new Error(`port ${temporalPort} is busy: another bench running?`);
   const stops: (() => Promise<void>)[] = [];

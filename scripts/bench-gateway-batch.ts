@@ -40,7 +40,7 @@ export async function benchGatewayBatch(opts: {
   try {
     const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
-      { name: 'gateway-batch', ...benchPorts(20, { temporal: 17_930, pg: 55_496 }) },
+      { name: 'gateway-batch', ...benchPorts(20, { temporal: 17_930, pg: 25_496 }) },
       stops,
     );
     const org = `bench-batch-${Date.now().toString(36)}`;

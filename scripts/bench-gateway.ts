@@ -48,7 +48,7 @@ export async function benchGateway(n: number, concurrency: number): Promise<Gate
   try {
     const { database, runCfg } = await bringUpBenchPlatform(
       cfg,
-      { name: 'gateway', ...benchPorts(10, { temporal: 17_900, pg: 55_499 }) },
+      { name: 'gateway', ...benchPorts(10, { temporal: 17_900, pg: 25_499 }) },
       stops,
     );
     const org = `bench-${Date.now().toString(36)}`;

@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { latencyRatio, percentiles } from '../scripts/lib/bench-stats';
 import { benchPorts } from '../scripts/lib/bench-platform';
 
@@ -27,9 +29,33 @@ describe('bench figures', () => {
       { temporalPort: 18610, embeddedPgPort: 16610 },
       { temporalPort: 18620, embeddedPgPort: 16620 },
     ]);
-    expect(benchPorts(10, { temporal: 17900, pg: 55499 }, {})).toEqual({
+    expect(benchPorts(10, { temporal: 17900, pg: 25499 }, {})).toEqual({
       temporalPort: 17900,
-      embeddedPgPort: 55499,
+      embeddedPgPort: 25499,
     });
+  });
+
+  it('keeps every default port of the benches, evals and fault suite below the ephemeral range', () => {
+    // A server port inside 32768–60999 can be taken by a client socket as its local end; the
+    // database then cannot start there (CI failed so on 55498 and 55950).
+    const scripts = join(__dirname, '..', 'scripts');
+    const files = [
+      ...readdirSync(scripts).map((f) => join(scripts, f)),
+      ...['chaos', 'eval'].flatMap((d) =>
+        readdirSync(join(scripts, d)).map((f) => join(scripts, d, f)),
+      ),
+    ].filter((f) => f.endsWith('.ts'));
+    const ports: [string, number][] = [];
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/benchPorts\(\d+, \{ temporal: ([\d_]+), pg: ([\d_]+) \}\)/g))
+        ports.push([f, Number(m[1]!.replace(/_/g, ''))], [f, Number(m[2]!.replace(/_/g, ''))]);
+      for (const m of text.matchAll(/PORT\b[^\n]*\?\? ([\d_]{4,})\)/g))
+        ports.push([f, Number(m[1]!.replace(/_/g, ''))]);
+      for (const m of text.matchAll(/\['pg-port'\] \?\? ([\d_]{4,})\)/g))
+        ports.push([f, Number(m[1]!.replace(/_/g, ''))]);
+    }
+    expect(ports.length).toBeGreaterThanOrEqual(18);
+    expect(ports.filter(([, p]) => p >= 32768)).toEqual([]);
   });
 });

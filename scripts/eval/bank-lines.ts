@@ -533,7 +533,7 @@ export async function bankLinesMain(argv: string[]): Promise<void> {
       {
         name: 'bank-lines',
         temporalPort: Number(values['temporal-port'] ?? 17_960),
-        embeddedPgPort: Number(values['pg-port'] ?? 55_493),
+        embeddedPgPort: Number(values['pg-port'] ?? 25_493),
       },
       stops,
     );

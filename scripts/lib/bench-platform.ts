@@ -14,7 +14,10 @@ import { PROJECT_ROOT } from './temporal-binaries';
 /**
  * The ports of one suite's platform. With CS_BENCH_TEMPORAL_PORT / CS_BENCH_PG_PORT set (one
  * pair per engineer or CI job), each suite takes base + `offset`, so the suites of one `bench
- * all` run never share a port; without them, the suite's historical defaults.
+ * all` run never share a port; without them, the suite's defaults. The defaults sit below the
+ * kernel's ephemeral range (32768–60999 on Linux): a listening port inside it can be taken by
+ * any client socket as its local end, and the database then cannot start there (a CI run
+ * failed so, on 55498).
  */
 export function benchPorts(
   offset: number,
