@@ -34,6 +34,8 @@ const above = (...folders) => ({
   message: `One-way layers: this folder may not import from ${folders.join(', ')} (a layer above it).`,
 });
 const layerRule = (...folders) => ['error', { patterns: [above(...folders)] }];
+/** The top layer: the HTTP API, the worker entry points and the scripts. */
+const TOP = ['api', 'scripts', 'domains', 'worker', 'worker-group'];
 
 export default tseslint.config(
   {
@@ -94,7 +96,7 @@ export default tseslint.config(
               message:
                 'Import activities with `import type` and call them through proxyActivities.',
             },
-            above('client', 'api', 'scripts', 'domains', 'worker', 'worker-group'),
+            above('client', ...TOP),
           ],
         },
       ],
@@ -107,44 +109,25 @@ export default tseslint.config(
   {
     files: ['config/**/*.ts'],
     rules: {
-      'no-restricted-imports': layerRule(
-        'db',
-        'agents',
-        'activities',
-        'client',
-        'api',
-        'scripts',
-        'domains',
-        'worker',
-        'worker-group',
-      ),
+      'no-restricted-imports': layerRule('db', 'agents', 'activities', 'client', ...TOP),
     },
   },
   {
     files: ['db/**/*.ts'],
     rules: {
-      'no-restricted-imports': layerRule(
-        'agents',
-        'activities',
-        'client',
-        'api',
-        'scripts',
-        'domains',
-        'worker',
-        'worker-group',
-      ),
+      'no-restricted-imports': layerRule('agents', 'activities', 'client', ...TOP),
     },
   },
   {
     files: ['activities/**/*.ts'],
     // activities/ → client/ remains (cross-domain starts through the domain clients): still open.
     rules: {
-      'no-restricted-imports': layerRule('api', 'scripts', 'domains', 'worker', 'worker-group'),
+      'no-restricted-imports': layerRule(...TOP),
     },
   },
   {
     files: ['client/**/*.ts'],
-    rules: { 'no-restricted-imports': layerRule('api', 'scripts', 'worker', 'worker-group') },
+    rules: { 'no-restricted-imports': layerRule(...TOP) },
   },
   {
     // Process entry points and test/dev tooling pass environment to children or read test-only variables.
