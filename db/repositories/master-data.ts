@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   accounts,
   bankAccounts,
@@ -137,37 +137,43 @@ export async function findCreditByNumber(
   return row;
 }
 
+/**
+ * What is paid on a bill — its payments (payment.send) and its settlement by a bank line
+ * (bill.settle) — as an SQL expression over an org and a bill (values, or columns of an outer
+ * query), so one definition serves one bill and a list of them.
+ */
+function paidSql(orgId: SQLWrapper | string, billId: SQLWrapper | string): SQL {
+  return sql`(coalesce((select sum(${payments.amountMinor}) from ${payments} where ${payments.orgId} = ${orgId} and ${payments.billId} = ${billId}), 0) + coalesce((select sum(${billSettlements.amountMinor}) from ${billSettlements} where ${billSettlements.orgId} = ${orgId} and ${billSettlements.billId} = ${billId}), 0))`;
+}
+
+/** What vendor credits (bill.credit) took off a bill — it is owed that much less — likewise. */
+function creditedSql(orgId: SQLWrapper | string, billId: SQLWrapper | string): SQL {
+  return sql`coalesce((select sum(${vendorCredits.appliedMinor}) from ${vendorCredits} where ${vendorCredits.orgId} = ${orgId} and ${vendorCredits.appliedBillId} = ${billId}), 0)`;
+}
+
+async function scalarMinor(q: Q, expr: SQL): Promise<bigint> {
+  const r = await q.execute<{ n: string }>(sql`select (${expr})::text as n`);
+  return BigInt(r.rows[0]?.n ?? '0');
+}
+
 /** What vendor credits (bill.credit) took off a bill: it is owed that much less. */
 export async function creditedOnBill(q: Q, orgId: string, billId: string): Promise<bigint> {
-  const [r] = await q
-    .select({ n: sql<string>`coalesce(sum(${vendorCredits.appliedMinor}), 0)::text` })
-    .from(vendorCredits)
-    .where(and(eq(vendorCredits.orgId, orgId), eq(vendorCredits.appliedBillId, billId)));
-  return BigInt(r?.n ?? '0');
+  return scalarMinor(q, creditedSql(orgId, billId));
 }
 
 /** What is paid on a bill: its payments (payment.send) and its settlement by a bank line (bill.settle). */
 export async function paidOnBill(q: Q, orgId: string, billId: string): Promise<bigint> {
-  const [r] = await q
-    .select({ n: sql<string>`coalesce(sum(${payments.amountMinor}), 0)::text` })
-    .from(payments)
-    .where(and(eq(payments.orgId, orgId), eq(payments.billId, billId)));
-  const [s] = await q
-    .select({ n: sql<string>`coalesce(sum(${billSettlements.amountMinor}), 0)::text` })
-    .from(billSettlements)
-    .where(and(eq(billSettlements.orgId, orgId), eq(billSettlements.billId, billId)));
-  return BigInt(r?.n ?? '0') + BigInt(s?.n ?? '0');
+  return scalarMinor(q, paidSql(orgId, billId));
 }
 
 /**
- * A vendor's bills still owed — paid (payments and settlements) plus credited (vendor credits
- * applied to it) below its total — oldest due first, each with what is paid on it. One query
- * however many bills the vendor has (per bill it was three: the AP context grew with every
- * bill the vendor ever sent).
+ * A vendor's bills still owed — paid plus credited below its total — oldest due first, each
+ * with what is paid on it. One query however many bills the vendor has (per bill it was three:
+ * the AP context grew with every bill the vendor ever sent).
  */
 export async function openBillsOfVendor(q: Q, orgId: string, vendorId: string) {
-  const paid = sql<string>`(coalesce((select sum(${payments.amountMinor}) from ${payments} where ${payments.orgId} = ${bills.orgId} and ${payments.billId} = ${bills.id}), 0) + coalesce((select sum(${billSettlements.amountMinor}) from ${billSettlements} where ${billSettlements.orgId} = ${bills.orgId} and ${billSettlements.billId} = ${bills.id}), 0))`;
-  const credited = sql<string>`coalesce((select sum(${vendorCredits.appliedMinor}) from ${vendorCredits} where ${vendorCredits.orgId} = ${bills.orgId} and ${vendorCredits.appliedBillId} = ${bills.id}), 0)`;
+  const paid = paidSql(bills.orgId, bills.id);
+  const credited = creditedSql(bills.orgId, bills.id);
   const rows = await q
     .select({
       id: bills.id,
