@@ -126,6 +126,17 @@ const EnvSchema = z.object({
    * superuser password is random — has its own, and only holders of the owner URL know it.
    */
   DATABASE_RUNTIME_PASSWORD: z.string().min(8).optional(),
+  /**
+   * The gateway worker's own connection: the countersign_gateway role (migration 0034), the only
+   * one that may register submissions, record votes and apply. Give it to the process serving
+   * the gateway domain alone. Unset: the owner URL with user countersign_gateway and
+   * DATABASE_GATEWAY_PASSWORD (derived like the runtime's when unset).
+   */
+  DATABASE_GATEWAY_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL for the countersign_gateway role')
+    .optional(),
+  DATABASE_GATEWAY_PASSWORD: z.string().min(8).optional(),
   EMBEDDED_DB_DIR: z.string().default('.data/postgres'),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(55432),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),

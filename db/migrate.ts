@@ -3,16 +3,18 @@ import { Client as PgClient, Pool } from 'pg';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { RUNTIME_ROLE, type Database, type Db } from './connection';
+import { GATEWAY_ROLE, RUNTIME_ROLE, type Database, type Db } from './connection';
 
 export const MIGRATIONS_FOLDER = resolve(__dirname, 'migrations');
 
 /**
  * Applies the committed migrations (never `drizzle-kit push`) as the owner, then makes sure the
- * runtime role can log in with the configured password. An advisory lock makes it safe when
+ * runtime and gateway roles can log in with the configured passwords. An advisory lock makes it safe when
  * several workers start at once: the first applies, the others find nothing to do.
  */
-export async function runMigrations(database: Pick<Database, 'url' | 'ownerUrl'>): Promise<void> {
+export async function runMigrations(
+  database: Pick<Database, 'url' | 'ownerUrl' | 'gatewayUrl'>,
+): Promise<void> {
   const pool = new Pool({ connectionString: database.ownerUrl, max: 1 });
   pool.on('error', () => undefined);
   try {
@@ -21,7 +23,11 @@ export async function runMigrations(database: Pick<Database, 'url' | 'ownerUrl'>
       await tx.execute(sql`select pg_advisory_xact_lock(72657301)`);
       await migrate(tx as unknown as Db, { migrationsFolder: MIGRATIONS_FOLDER });
     });
-    if (database.url !== database.ownerUrl) await enableRuntimeLogin(pool, database.url);
+    // `url` is the runtime role's, unless the database was opened as the gateway or the owner.
+    if (database.url !== database.ownerUrl && database.url !== database.gatewayUrl)
+      await enableLogin(pool, RUNTIME_ROLE, database.url);
+    if (database.gatewayUrl && database.gatewayUrl !== database.ownerUrl)
+      await enableLogin(pool, GATEWAY_ROLE, database.gatewayUrl);
   } finally {
     await pool.end();
   }
@@ -42,25 +48,29 @@ async function canConnect(url: string): Promise<{ ok: true } | { ok: false; code
 }
 
 /**
- * The role is cluster-wide and has no LOGIN when a migration creates it: give it LOGIN and the
- * configured password, unless the runtime URL already connects (another database of the
+ * A platform role is cluster-wide and has no LOGIN when a migration creates it: give it LOGIN
+ * and the configured password, unless its URL already connects (another database of the
  * cluster did it, or an operator manages the role). Other migrating processes may alter the
  * role at the same moment ("tuple concurrently updated"): retried.
  */
-async function enableRuntimeLogin(owner: Pool, runtimeUrl: string): Promise<void> {
-  const first = await canConnect(runtimeUrl);
+async function enableLogin(
+  owner: Pool,
+  role: typeof RUNTIME_ROLE | typeof GATEWAY_ROLE,
+  roleUrl: string,
+): Promise<void> {
+  const first = await canConnect(roleUrl);
   if (first.ok) return;
-  const u = new URL(runtimeUrl);
-  if (decodeURIComponent(u.username) !== RUNTIME_ROLE)
+  const u = new URL(roleUrl);
+  if (decodeURIComponent(u.username) !== role)
     throw new Error(
-      `DATABASE_RUNTIME_URL connects as ${u.username}, which cannot log in (${first.code}); make it a LOGIN member of ${RUNTIME_ROLE}`,
+      `${role === RUNTIME_ROLE ? 'DATABASE_RUNTIME_URL' : 'DATABASE_GATEWAY_URL'} connects as ${u.username}, which cannot log in (${first.code}); make it a LOGIN member of ${role}`,
     );
   const client = await owner.connect();
   try {
     const literal = client.escapeLiteral(decodeURIComponent(u.password));
     for (let attempt = 1; ; attempt++) {
       try {
-        await client.query(`alter role ${RUNTIME_ROLE} login password ${literal}`);
+        await client.query(`alter role ${role} login password ${literal}`);
         break;
       } catch (err) {
         if (attempt >= 5) throw err;
@@ -69,13 +79,13 @@ async function enableRuntimeLogin(owner: Pool, runtimeUrl: string): Promise<void
     }
   } catch (err) {
     throw new Error(
-      `cannot enable login for ${RUNTIME_ROLE} (${first.code}): the migrating role needs CREATEROLE, or set DATABASE_RUNTIME_URL to a role that can log in: ${(err as Error).message}`,
+      `cannot enable login for ${role} (${first.code}): the migrating role needs CREATEROLE, or set ${role === RUNTIME_ROLE ? 'DATABASE_RUNTIME_URL' : 'DATABASE_GATEWAY_URL'} to a role that can log in: ${(err as Error).message}`,
     );
   } finally {
     client.release();
   }
-  const after = await canConnect(runtimeUrl);
-  if (!after.ok) throw new Error(`${RUNTIME_ROLE} still cannot connect (${after.code})`);
+  const after = await canConnect(roleUrl);
+  if (!after.ok) throw new Error(`${role} still cannot connect (${after.code})`);
 }
 
 if (require.main === module) {

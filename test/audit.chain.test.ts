@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { createTestDatabase } from './support/database';
 import { operatorEnv } from './support/fixtures';
-import type { Database } from '../db/connection';
+import { gatewayDbFor, type Database } from '../db/connection';
 import {
   GENESIS_HASH,
   appendAudit,
@@ -119,8 +119,9 @@ describe('the hash-chained audit log', () => {
   it('a registered submission always has its "submitted" row: they commit in one statement', async () => {
     // The activity dying right after registering (before any audit call of its own) used to
     // leave a submission without it; now the row is written by the insert that registers it.
+    // (Registering is the gateway role's: gatewayDbFor.)
     const id = `gateway:${ORG}:crash-after-register`;
-    const { created } = await registerSubmission(database.db, {
+    const { created } = await registerSubmission(gatewayDbFor(database.db), {
       id,
       orgId: ORG,
       idempotencyKey: 'crash-after-register',

@@ -23,6 +23,8 @@ import {
  */
 let database: Database;
 let runtime: PgClient;
+/** The gateway worker's own role: it may register and vote, and the database's checks still hold it. */
+let gateway: PgClient;
 let owner: PgClient;
 let postedEntry: string;
 let pending: string;
@@ -33,6 +35,8 @@ beforeAll(async () => {
   await warmAccounts(database.db, ['6200', '1010']);
   runtime = new PgClient({ connectionString: database.url });
   await runtime.connect();
+  gateway = new PgClient({ connectionString: database.gatewayUrl });
+  await gateway.connect();
   owner = new PgClient({ connectionString: database.ownerUrl });
   await owner.connect();
   const g = directGateway(database.db);
@@ -52,6 +56,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await runtime?.end();
+  await gateway?.end();
   await owner?.end();
   await database?.close();
 });
@@ -101,7 +106,7 @@ describe('the runtime role', () => {
     expect(await countEntries(database.db, ORG)).toBe(before);
   });
 
-  it('cannot call the posting function outside the apply of an approved submission', async () => {
+  it('cannot call the posting function (nor can the gateway role outside the apply of an approved submission)', async () => {
     const entry = JSON.stringify({
       id: 'je-forged-2',
       org_id: ORG,
@@ -118,20 +123,23 @@ describe('the runtime role', () => {
     ]);
     expect(
       await refused(runtime, [`select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`]),
+    ).toMatchObject({ code: '42501', message: 'permission denied for function ledger_post_entry' });
+    expect(
+      await refused(gateway, [`select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`]),
     ).toMatchObject({
       code: '42501',
       message: `posting refused: submission ${pending} of org ${ORG} is not being applied in this transaction`,
     });
     // Asking for the context of a submission without its approval opens nothing either.
-    await runtime.query('begin');
-    const opened = await runtime.query<{ ok: boolean }>(
+    await gateway.query('begin');
+    const opened = await gateway.query<{ ok: boolean }>(
       `select gateway_begin_apply('${pending}') as ok`,
     );
     expect(opened.rows[0]?.ok).toBe(false);
     await expect(
-      runtime.query(`select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`),
+      gateway.query(`select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`),
     ).rejects.toMatchObject({ code: '42501' });
-    await runtime.query('rollback');
+    await gateway.query('rollback');
   });
 
   it('cannot fake the gateway context with a session setting', async () => {
@@ -264,9 +272,14 @@ describe('the runtime role', () => {
     });
   });
 
-  it('cannot lower a submission’s approvals, forge an unapproved lane, or mark it applied', async () => {
+  it('cannot touch a submission row; the gateway role cannot lower its approvals, forge an unapproved lane, or mark it applied', async () => {
     expect(
       await refused(runtime, [
+        `update gateway_submissions set required_approvals = 0, lane = 'low' where id = '${pending}'`,
+      ]),
+    ).toMatchObject(permissionDenied('gateway_submissions'));
+    expect(
+      await refused(gateway, [
         `update gateway_submissions set required_approvals = 0, lane = 'low' where id = '${pending}'`,
       ]),
     ).toMatchObject({
@@ -274,7 +287,7 @@ describe('the runtime role', () => {
       message: `gateway submission ${pending}: its lane and required approvals can only rise`,
     });
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         `update gateway_submissions set payload = '{}'::jsonb where id = '${pending}'`,
       ]),
     ).toMatchObject({
@@ -282,7 +295,7 @@ describe('the runtime role', () => {
       message: `gateway submission ${pending}: what was submitted, and by whom, cannot change`,
     });
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         `update gateway_submissions set status = 'applied' where id = '${pending}'`,
       ]),
     ).toMatchObject({
@@ -290,13 +303,13 @@ describe('the runtime role', () => {
       message: `gateway submission ${pending} can be marked applied only by its own apply`,
     });
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         `insert into gateway_submissions (id, org_id, idempotency_key, workflow_id, run_id, kind, payload, submitter, submitter_kind, submitter_user_id, risk_score, lane, rules_fired, required_approvals, status)
          values ('forged', '${ORG}', 'forged', 'forged', 'forged', 'journal.post', '{}', '{}', 'user', '${CLERK}', 90, 'high', '[]', 0, 'approved')`,
       ]),
     ).toMatchObject({ code: '23514' });
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         `insert into gateway_submissions (id, org_id, idempotency_key, workflow_id, run_id, kind, payload, submitter, submitter_kind, submitter_user_id, risk_score, lane, rules_fired, required_approvals, status)
          values ('forged-2', '${ORG}', 'forged-2', 'forged-2', 'forged-2', 'journal.post', '{}', '{}', 'user', '${CLERK}', 0, 'low', '[]', 0, 'applied')`,
       ]),

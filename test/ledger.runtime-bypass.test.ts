@@ -19,27 +19,30 @@ import {
 import { ensureUser } from '../activities/gateway/org-bootstrap';
 
 /**
- * Issue 25 item 1: the runtime role — the credential every worker, API, CLI and MCP process
- * holds — cannot approve its own writes. Each bypass an outside review used (and a few more)
- * is tried straight against PostgreSQL as that role, in one transaction as an attacker would,
- * and the database refuses it; nothing reaches the books or the grants. The seeding path (the
- * owner's connection) still bootstraps orgs as the system identity.
+ * Issue 25 item 1: no credential the platform's processes hold can approve its own writes.
+ * The runtime role (API, CLI, MCP, the other domains) cannot even write a submission or a vote
+ * (test/ledger.gateway-role.test.ts). This file plays the stronger attacker: a holder of the
+ * gateway worker's own role (countersign_gateway), which may register and vote. Each bypass an
+ * outside review used (and a few more) is tried straight against PostgreSQL as that role, in
+ * one transaction as an attacker would, and the database refuses it; nothing reaches the books
+ * or the grants. The seeding path (the owner's connection) still bootstraps orgs as the system
+ * identity.
  */
 let database: Database;
-let runtime: PgClient;
+let gateway: PgClient;
 let owner: PgClient;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedGatewayOrgs(database.db);
   await warmAccounts(database.db, ['6200', '1010']);
-  runtime = new PgClient({ connectionString: database.url });
-  await runtime.connect();
+  gateway = new PgClient({ connectionString: database.gatewayUrl });
+  await gateway.connect();
   owner = new PgClient({ connectionString: database.ownerUrl });
   await owner.connect();
 });
 afterAll(async () => {
-  await runtime?.end();
+  await gateway?.end();
   await owner?.end();
   await database?.close();
 });
@@ -89,12 +92,12 @@ const systemRefusal = (id: string) => ({
   message: `gateway submission ${id}: only the owner's seeding path registers system submissions`,
 });
 
-describe('the runtime role and system submissions', () => {
+describe('the gateway role and system submissions', () => {
   it('cannot register a system submission and post through it', async () => {
     const before = await countEntries(database.db, ORG);
     const { entry, lines } = entryJson('je-sys-forged', 'sys-forged-post');
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         systemSubmission('sys-forged-post', 'journal.post', { memo: 'forged' }),
         `select gateway_begin_apply('sys-forged-post')`,
         `select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`,
@@ -106,7 +109,7 @@ describe('the runtime role and system submissions', () => {
 
   it('cannot grant itself a role through a system submission', async () => {
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         systemSubmission(
           'sys-forged-grant',
           'membership.grant',
@@ -124,17 +127,17 @@ describe('the runtime role and system submissions', () => {
     // A system row left unapplied (registered by the owner, or by anyone before migration 0020).
     await owner.query(systemSubmission('sys-left-open', 'journal.post', { memo: 'seed' }));
     const { entry, lines } = entryJson('je-sys-left', 'sys-left-open');
-    await runtime.query('begin');
+    await gateway.query('begin');
     try {
-      const opened = await runtime.query<{ ok: boolean }>(
+      const opened = await gateway.query<{ ok: boolean }>(
         `select gateway_begin_apply('sys-left-open') as ok`,
       );
       expect(opened.rows[0]?.ok).toBe(false);
       await expect(
-        runtime.query(`select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`),
+        gateway.query(`select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`),
       ).rejects.toMatchObject({ code: '42501', constraint: 'gateway_context_required' });
     } finally {
-      await runtime.query('rollback');
+      await gateway.query('rollback');
     }
   });
 
@@ -191,23 +194,23 @@ describe('gateway_begin_apply re-checks the votes against the lane', () => {
     ['a member without an approving role', CLERK],
   ])('does not count a vote by %s', async (_what, userId) => {
     const id = await pendingModerate();
-    await runtime.query(forgedVote(id, userId));
-    const opened = await runtime.query<{ ok: boolean }>(
+    await gateway.query(forgedVote(id, userId));
+    const opened = await gateway.query<{ ok: boolean }>(
       `select gateway_begin_apply('${id}') as ok`,
     );
     expect(opened.rows[0]?.ok).toBe(false);
   });
 
   it('requires the lane floor even when a forged revision asks for no approvals', async () => {
-    // A low write (no approvals), then a later revision the runtime registers as high with 0
+    // A low write (no approvals), then a later revision the gateway role registers as high with 0
     // approvals required: the high lane needs two, whatever the row says.
     const ev = await directGateway(database.db).evaluate(journalPost({ amount: '7' }));
     expect(ev.risk.lane).toBe('low');
-    await runtime.query(
+    await gateway.query(
       `insert into gateway_plan_revisions (submission_id, revision, plan_hash, lane, required_approvals, risk, plan)
        values ('${ev.submissionId}', 1, 'forged-hash', 'high', 0, '{}', '{}')`,
     );
-    const opened = await runtime.query<{ ok: boolean }>(
+    const opened = await gateway.query<{ ok: boolean }>(
       `select gateway_begin_apply('${ev.submissionId}') as ok`,
     );
     expect(opened.rows[0]?.ok).toBe(false);
@@ -219,7 +222,7 @@ describe('gateway_begin_apply re-checks the votes against the lane', () => {
     const before = await countEntries(database.db, ORG);
     const { entry, lines } = entryJson('je-not-in-plan', id);
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         `select gateway_begin_apply('${id}')`,
         `select ledger_post_entry('${entry}'::jsonb, '${lines}'::jsonb)`,
         `update gateway_submissions set status = 'applied' where id = '${id}'`,
@@ -230,7 +233,7 @@ describe('gateway_begin_apply re-checks the votes against the lane', () => {
       message: `posting refused: entry je-not-in-plan is not in the approved plan of submission ${id}`,
     });
     // The planned entry's id with other amounts is refused the same way, by the set-based path too.
-    const planned = await runtime.query<{ entry_id: string }>(
+    const planned = await gateway.query<{ entry_id: string }>(
       `select plan->'entries'->0->>'entryId' as entry_id from gateway_plan_revisions where submission_id = $1 order by revision desc limit 1`,
       [id],
     );
@@ -240,7 +243,7 @@ describe('gateway_begin_apply re-checks the votes against the lane', () => {
       (JSON.parse(batch.lines) as object[]).map((l) => ({ ...l, entry_id: entryId, org_id: ORG })),
     );
     expect(
-      await refused(runtime, [
+      await refused(gateway, [
         `select gateway_begin_apply('${id}')`,
         `select ledger_post_entries('[${batch.entry}]'::jsonb, '${batchLines}'::jsonb)`,
       ]),

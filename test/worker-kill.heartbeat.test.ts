@@ -76,7 +76,8 @@ it('a worker killed mid-apply: the other worker applies it within the heartbeat 
       stdio: ['ignore', 'pipe', 'inherit'],
       env: {
         ...process.env,
-        DATABASE_URL: database.url,
+        // It applies: the gateway worker's own role (countersign_gateway).
+        DATABASE_URL: database.gatewayUrl,
         TEMPORAL_TASK_QUEUE: taskQueue,
         LOG_LEVEL: 'WARN',
         // As the test's own worker and client (testConfig): clear payloads, no anchors.

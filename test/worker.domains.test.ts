@@ -77,7 +77,8 @@ beforeAll(async () => {
         TEMPORAL_PAYLOAD_CODEC: 'off',
         AUDIT_ANCHOR_EVERY_MINUTES: '0',
         ...env,
-        DATABASE_URL: database.url,
+        // A deployment's gateway worker: only its own role's URL (countersign_gateway).
+        DATABASE_URL: database.gatewayUrl,
         WORKER_DOMAINS: 'gateway',
       },
     },

@@ -1,6 +1,6 @@
 import { log } from '@temporalio/activity';
 import { heartbeating } from '../heartbeating';
-import type { Db } from '../../db/connection';
+import { gatewayDbFor, type Db } from '../../db/connection';
 import { appendAudit } from '../../db/repositories/audit';
 import { hasAnyRole } from '../../db/repositories/organizations';
 import {
@@ -88,18 +88,21 @@ function actorOf(w: GatewayWrite): string {
  * The write gateway's activities over the database. Each is idempotent: the submission row
  * is keyed by (org, idempotency key), votes by (submission, revision, approver), the apply
  * by the submission row lock and the journal entries' unique key. Each heartbeats while it
- * waits on the database.
+ * waits on the database. They run as the gateway's own role (gatewayDbFor, migration 0034):
+ * the runtime role `db` was opened as cannot register, vote or apply.
  */
 export function createGatewayActivities({
-  db,
+  db: opened,
   retry = DEFAULT_DB_RETRY,
   historyEventsPerRun = DEFAULT_HISTORY_EVENTS_PER_RUN,
 }: {
+  /** Any handle openDatabase returned for the database: its gateway connection is used. */
   db: Db;
   retry?: DbRetrySettings;
   /** A submission waiting for approval continues as a new run past this many events. */
   historyEventsPerRun?: number;
 }) {
+  const db = gatewayDbFor(opened);
   async function evaluate(input: EvaluateInput): Promise<EvaluateOutput> {
     const parsed = parseWrite(input.write);
     if (!parsed.ok)

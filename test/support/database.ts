@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { parseConfig } from '../../config/env';
-import { openDatabase, type Database } from '../../db/connection';
+import { GATEWAY_ROLE, RUNTIME_ROLE, openDatabase, type Database } from '../../db/connection';
 import { runMigrations } from '../../db/migrate';
 
 /** The PostgreSQL server of this test run (global-setup starts the embedded one). */
@@ -66,13 +66,16 @@ export async function createTestDatabase(): Promise<Database> {
     ...database,
     async close() {
       await database.close();
-      // A non-superuser admin cannot force-drop a database the runtime role is still connected
-      // to (an API or worker connection closing late): the runtime role ends its own sessions.
-      const r = new PgClient({ connectionString: withDatabase(database.url, 'postgres') });
+      // A non-superuser admin cannot force-drop a database the platform roles are still
+      // connected to (an API or worker connection closing late): the gateway role, a member of
+      // the runtime role, ends both roles' sessions.
+      const r = new PgClient({
+        connectionString: withDatabase(database.gatewayUrl ?? database.url, 'postgres'),
+      });
       await r.connect();
       await r.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = current_user and pid <> pg_backend_pid()',
-        [name],
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = any($2) and pid <> pg_backend_pid()',
+        [name, [RUNTIME_ROLE, GATEWAY_ROLE]],
       );
       await r.end();
       const a = new PgClient({ connectionString: adminUrl() });
