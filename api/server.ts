@@ -37,7 +37,7 @@ import {
 } from '../db/repositories/sessions';
 import { checkInputBounds } from '../workflows/input-bounds';
 import { AnalysisRequestSchema } from '../workflows/analysis.contract';
-import { receiveInboundEmail } from '../activities/intake/receive-email';
+import { receiveInboundEmail } from '../client/receive-email';
 import { importStatementAsEvents } from '../client/intake-client';
 import { MAX_STATEMENT_BYTES } from '../activities/intake/import-statement';
 import { EmailLimitsSchema } from '../activities/intake/email';

@@ -4,14 +4,14 @@ import {
   INTAKE_EVENT_TYPES,
   emailReceivedPayload,
   importStatementFile,
-  ingestEmailAttachments,
   processMailFolder,
-  receiveInboundEmail,
   statementImportedPayloads,
   type ImportStatementInput,
   type MailFolderOutcome,
 } from '../activities/intake';
 import type { EmailLimits } from '../activities/intake/email';
+import { ingestEmailAttachments } from './email-attachments';
+import { receiveInboundEmail } from './receive-email';
 import { EventsClient, type Accepted, type EventsClientOptions } from './events-client';
 
 /**

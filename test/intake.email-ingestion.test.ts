@@ -17,7 +17,7 @@ import { getDocument, getDocumentBytes, searchChunks } from '../db/repositories/
 import { readBillDocument } from '../activities/bills/read-bill';
 import { ciiInvoice } from '../scripts/lib/einvoice-builder';
 import { parseInboundEmail, type InboundEmail } from '../activities/intake/email';
-import { ingestEmailAttachments } from '../activities/intake/email-attachments';
+import { ingestEmailAttachments } from '../client/email-attachments';
 import {
   EmailReceivedPayloadSchema,
   emailReceivedPayload,

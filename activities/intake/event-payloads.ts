@@ -1,18 +1,30 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
-  AttachmentDocumentSchema,
-  SkippedAttachmentSchema,
-  type AttachmentDocument,
-  type SkippedAttachment,
-} from './email-attachments';
-import {
   EmailAttachmentMetaSchema,
   InboundEmailSchema,
   emailMetadata,
   type InboundEmail,
 } from './email';
 import { StatementFormatSchema, StatementSchema, type Statement } from './statement';
+
+/** An email attachment kept as a document (client/email-attachments.ts stores them). */
+export const AttachmentDocumentSchema = z.object({
+  filename: z.string(),
+  sha256: z.string(),
+  documentId: z.string(),
+  /** ready: ingested and searchable; failed: stored, but the ingestion refused it (reason in error). */
+  status: z.enum(['ready', 'failed']),
+  error: z.string().nullable(),
+});
+export type AttachmentDocument = z.infer<typeof AttachmentDocumentSchema>;
+
+export const SkippedAttachmentSchema = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  reason: z.string(),
+});
+export type SkippedAttachment = z.infer<typeof SkippedAttachmentSchema>;
 
 /**
  * The payloads intake hands to the events domain (acceptEvent): exactly what the importers and

@@ -1,7 +1,7 @@
 /**
  * Intake: bank statement files and inbound email turned into typed, checked payloads for the
- * events domain. Pure parsers (no database) except ingestEmailAttachments, which stores
- * attachments through the document ingestion.
+ * events domain. Pure parsers (no database). Storing an email's attachments through the
+ * document ingestion is the callers' (client/email-attachments.ts, client/receive-email.ts).
  */
 export {
   importStatementFile,
@@ -20,7 +20,5 @@ export {
   type InboundEmail,
   type EmailParseResult,
 } from './email';
-export { ingestEmailAttachments } from './email-attachments';
 export { processMailFolder, watchMailFolder, type MailFolderOutcome } from './mail-folder';
 export * from './event-payloads';
-export { receiveInboundEmail } from './receive-email';

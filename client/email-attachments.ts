@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { z } from 'zod';
-import { ingestFile } from '../../client/documents';
-import type { Db } from '../../db/connection';
-import { listDocuments } from '../../db/repositories/documents';
-import type { InboundEmail } from './email';
+import { ingestFile } from './documents';
+import type { Db } from '../db/connection';
+import { listDocuments } from '../db/repositories/documents';
+import type { InboundEmail } from '../activities/intake/email';
+import type { AttachmentDocument, SkippedAttachment } from '../activities/intake/event-payloads';
 
 /**
  * Keeps an email's PDF, HTML and text attachments as documents through the existing
@@ -14,23 +14,6 @@ import type { InboundEmail } from './email';
  * its workflow). Other types are listed as skipped with the reason. Idempotent: the same
  * attachment again is the same document.
  */
-
-export const AttachmentDocumentSchema = z.object({
-  filename: z.string(),
-  sha256: z.string(),
-  documentId: z.string(),
-  /** ready: ingested and searchable; failed: stored, but the ingestion refused it (reason in error). */
-  status: z.enum(['ready', 'failed']),
-  error: z.string().nullable(),
-});
-export type AttachmentDocument = z.infer<typeof AttachmentDocumentSchema>;
-
-export const SkippedAttachmentSchema = z.object({
-  filename: z.string(),
-  contentType: z.string(),
-  reason: z.string(),
-});
-export type SkippedAttachment = z.infer<typeof SkippedAttachmentSchema>;
 
 const EXTENSION: Record<string, string> = {
   'application/pdf': '.pdf',

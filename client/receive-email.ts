@@ -1,8 +1,15 @@
 import type { Client } from '@temporalio/client';
-import type { Db } from '../../db/connection';
-import { parseInboundEmail, type EmailLimits, type EmailParseError } from './email';
+import type { Db } from '../db/connection';
+import {
+  parseInboundEmail,
+  type EmailLimits,
+  type EmailParseError,
+} from '../activities/intake/email';
 import { ingestEmailAttachments } from './email-attachments';
-import { emailReceivedPayload, type EmailReceivedPayload } from './event-payloads';
+import {
+  emailReceivedPayload,
+  type EmailReceivedPayload,
+} from '../activities/intake/event-payloads';
 
 /**
  * One inbound message, from either channel (API or watched folder): parsed, its document
