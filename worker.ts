@@ -20,8 +20,8 @@ import {
   registerAgentRuntime,
   type AgentRuntime,
   type AgentRuntimeOptions,
-} from './activities/agent-runs/register';
-import type { RequestsRuntimeOptions } from './activities/requests/register';
+} from './domains/agent-runtime';
+import type { RequestsRuntimeOptions } from './domains/requests-runtime';
 import { defaultMaxCachedWorkflows } from './config/worker-cache';
 import {
   DOMAINS,

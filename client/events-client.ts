@@ -40,29 +40,9 @@ export const EVENT_BOUNDS: InputBounds = {
   maxStringLength: 50_000_000,
 };
 
-export interface Accepted {
-  eventId: string;
-  workflowId: string;
-  status: 'accepted' | 'duplicate';
-  /** For a duplicate: the active event it duplicates. */
-  duplicateOf: string | null;
-}
-
-/**
- * For emitters that may retry (schedules, applied writes, agents): a deterministic event id,
- * and `once` — the event's workflow id can never start again, closed or not. A retried
- * emission then finds its own event and reports it accepted, so it is accepted exactly once.
- */
-export interface AcceptOptions {
-  eventId?: string;
-  once?: boolean;
-  /**
-   * The outbox's hand-over: a running workflow under the event's id is this event (the id
-   * derives from its payload, which names its origin), so it is used as it is (conflict
-   * policy USE_EXISTING) instead of failing the start; a closed one is found by its memo.
-   */
-  ensure?: boolean;
-}
+// The entry point's result and options are the events domain's contract (activities use them).
+export type { Accepted, AcceptOptions } from '../workflows/events/entry-point';
+import type { Accepted, AcceptOptions } from '../workflows/events/entry-point';
 
 export interface EventsClientOptions {
   /** The deployment's base task queue; events run on its events queue. */

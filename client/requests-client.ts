@@ -35,23 +35,9 @@ import { ApprovalRefusedError, GatewayClient } from './gateway-client';
 import { DEFAULT_TASK_QUEUE, domainTaskQueue } from '../workflows/task-queue';
 import { CsOrg, CsState } from '../workflows/search-attributes';
 
-/** An answer the request refused (type: InvalidAnswer, AnswererNotAuthorized, RequestNotOpen, ...). */
-export class AnswerRefusedError extends Error {
-  override readonly name = 'AnswerRefusedError';
-  constructor(
-    readonly type: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export interface CreatedRequest {
-  requestId: string;
-  workflowId: string;
-  /** An identical request already existed (same dedup key, open or within its window). */
-  deduplicated: boolean;
-}
+// The refusal and the created request are the requests domain's contract (activities use them).
+export { AnswerRefusedError, type CreatedRequest } from '../workflows/requests/entry-point';
+import { AnswerRefusedError, type CreatedRequest } from '../workflows/requests/entry-point';
 
 /** One inbox item: an agent's request, a gateway approval or an analysis review. */
 export interface InboxItem {

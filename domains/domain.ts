@@ -2,8 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { AppConfig } from '../config/env';
 import type { Database } from '../db/connection';
-import type { AgentRuntime, AgentRuntimeOptions } from '../activities/agent-runs/register';
-import type { RequestsRuntimeOptions } from '../activities/requests/register';
+import type { AgentRuntime, AgentRuntimeOptions } from './agent-runtime';
+import type { RequestsRuntimeOptions } from './requests-runtime';
 import type { Domain } from '../workflows/task-queue';
 import type * as Workflows from '../workflows';
 

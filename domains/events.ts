@@ -1,5 +1,5 @@
 import { domainTaskQueue } from '../workflows/task-queue';
-import { outboxDispatcher } from '../activities/agent-runs/register';
+import { outboxDispatcher } from './agent-runtime';
 import { createOutboxActivities, ensureOutboxSchedule } from '../activities/events/outbox';
 import type { DomainModule } from './domain';
 

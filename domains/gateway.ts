@@ -1,7 +1,7 @@
 import { createGatewayActivities } from '../activities/gateway';
 import { createIdentityActivities } from '../activities/identity';
 import { decisionSecret } from '../activities/identity/decision-secret';
-import { outboxHandOver } from '../activities/agent-runs/register';
+import { outboxHandOver } from './agent-runtime';
 import { withWriteAppliedEvent } from '../activities/events/write-applied';
 import { domainTaskQueue } from '../workflows/task-queue';
 import { createAuditActivities, ensureAuditAnchorSchedule } from '../activities/audit';

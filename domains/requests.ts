@@ -1,4 +1,4 @@
-import { registerRequests } from '../activities/requests/register';
+import { registerRequests } from './requests-runtime';
 import { syncDelegationWatchSchedule } from '../activities/requests/watch';
 import { domainTaskQueue } from '../workflows/task-queue';
 import type { DomainModule } from './domain';

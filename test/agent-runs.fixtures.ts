@@ -7,7 +7,7 @@ import { connectClient } from '../client/temporal-connection';
 import { parse, stringify } from 'yaml';
 import type { Database } from '../db/connection';
 import { createWorker } from '../worker';
-import type { AgentRuntimeOptions } from '../activities/agent-runs/register';
+import type { AgentRuntimeOptions } from '../domains/agent-runtime';
 import { EventsClient, type EventsClientOptions } from '../client/events-client';
 import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
 import { testConfig, workflowBundle } from './support/worker';

@@ -8,6 +8,8 @@ import { createAnalysisActivities } from '../activities/analysis';
 import { createDocumentActivities } from '../activities/documents/ingest';
 import { createIdentityActivities } from '../activities/identity';
 import { createRequestsActivities } from '../activities/requests';
+import { RequestsClient } from '../client/requests-client';
+import { EventsClient } from '../client/events-client';
 import { decisionSecret } from '../activities/identity/decision-secret';
 import { loadConfig } from '../config/env';
 import { auditTrail } from '../db/repositories/audit';
@@ -76,8 +78,8 @@ async function withWorker<R>(fn: () => Promise<R>): Promise<R> {
     // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
     ...createRequestsActivities({
       db: database.db,
-      client: testEnv.client,
-      taskQueue,
+      requests: new RequestsClient(testEnv.client, database.db, { taskQueue }),
+      events: new EventsClient(testEnv.client, database.db, { taskQueue }),
       notifier: null,
       anthropic: null,
       model: 'claude-haiku-4-5',

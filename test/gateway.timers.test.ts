@@ -5,6 +5,8 @@ import { GatewayClient } from '../client/gateway-client';
 import { createGatewayActivities } from '../activities/gateway';
 import { createIdentityActivities } from '../activities/identity';
 import { createRequestsActivities } from '../activities/requests';
+import { RequestsClient } from '../client/requests-client';
+import { EventsClient } from '../client/events-client';
 import { auditTrail } from '../db/repositories/audit';
 import type { Database } from '../db/connection';
 import { CsRiskLane, CsWriteKind } from '../workflows/gateway.contract';
@@ -38,8 +40,8 @@ async function withWorker<R>(
     // Waiting approvals/reviews are inbox records too (workflows/requests/inbox-link.ts).
     ...createRequestsActivities({
       db: database.db,
-      client: testEnv.client,
-      taskQueue,
+      requests: new RequestsClient(testEnv.client, database.db, { taskQueue }),
+      events: new EventsClient(testEnv.client, database.db, { taskQueue }),
       notifier: null,
       anthropic: null,
       model: 'claude-haiku-4-5',

@@ -5,6 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createRequestsActivities } from '../activities/requests';
+import { EventsClient } from '../client/events-client';
 import {
   DELIVERY_HEADER,
   SIGNATURE_HEADER,
@@ -112,8 +113,8 @@ beforeAll(async () => {
     workflowBundle: workflowBundle(),
     activities: createRequestsActivities({
       db: database.db,
-      client: testEnv.client,
-      taskQueue,
+      requests: new RequestsClient(testEnv.client, database.db, { taskQueue }),
+      events: new EventsClient(testEnv.client, database.db, { taskQueue }),
       notifier: createNotifier(notifierConfig),
       anthropic: null,
       model: 'claude-haiku-4-5',

@@ -9,7 +9,7 @@ import {
   linkRunSubmission,
   recordRunTransition,
 } from '../../db/repositories/agent-runs';
-import { AnalysisClient } from '../../client/analysis-client';
+import type { AnalysisEntryPoint } from '../../workflows/analysis/entry-point';
 import { dryRunWrite } from '../gateway/evaluate';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
 import {
@@ -36,8 +36,10 @@ import type { PriceTable } from './pricing';
 export interface AgentRunsDeps {
   db: Db;
   client: Client;
-  /** The task queue the runtime's workflows run on (slots, analysis). */
+  /** The task queue the runtime's workflows run on (slots). */
   taskQueue: string;
+  /** The analysis domain's entry point (AnalysisClient, injected by domains/agent-runtime.ts). */
+  analysis: AnalysisEntryPoint;
   anthropic: Anthropic | null;
   prices: PriceTable;
   prompts: ReadonlyMap<string, string>;
@@ -217,7 +219,7 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
     callSeq: number;
     input: ToolInput<'analyze_document'>;
   }): Promise<ToolOutput<'analyze_document'>> {
-    const analysis = new AnalysisClient(deps.client, deps.taskQueue);
+    const { analysis } = deps;
     const digest = createHash('sha256').update(c.runId).digest('hex').slice(0, 24);
     const requestId = `agent-${digest}-q${c.callSeq}`;
     await analysis.start({ requestId, orgId: c.orgId, requestedBy: 'agent', ...c.input });

@@ -2,14 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection';
 import { getEvent } from '../../db/repositories/events';
 import { listOrganizationIds } from '../../db/repositories/organizations';
-import type { Accepted, AcceptOptions } from '../../client/events-client';
 import type { EventEnvelopeInput } from '../../workflows/events/contract';
+import type { Accepted, EventAcceptor } from '../../workflows/events/entry-point';
 import type { Effect } from '../../workflows/gateway.contract';
-
-/** What the emitters need of the event entry point (EventsClient satisfies it). */
-export interface EventAcceptor {
-  acceptEvent(raw: EventEnvelopeInput, opts?: AcceptOptions): Promise<Accepted>;
-}
 
 /** A deterministic event id for an emission that may be retried: the same key, the same id. */
 export function emittedEventId(key: string): string {

@@ -7,7 +7,7 @@ import {
   type OutboxRow,
 } from '../../db/repositories/event-outbox';
 import type { EventEnvelopeInput } from '../../workflows/events/contract';
-import type { EventAcceptor } from './emit';
+import type { EventAcceptor } from '../../workflows/events/entry-point';
 import { OUTBOX_DISPATCH_WORKFLOW, outboxScheduleId } from '../../workflows/events/outbox-contract';
 import { domainTaskQueue } from '../../workflows/task-queue';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { customers, vendors } from '../../db/schema';
 import { getRequestRow } from '../../db/repositories/requests';
-import { AnswerRefusedError, type RequestsClient } from '../../client/requests-client';
+import { AnswerRefusedError, type RequestsEntryPoint } from '../../workflows/requests/entry-point';
 
 /**
  * A delegate agent's run completed: the runtime (not the handler) closes the delegation it
@@ -62,7 +62,7 @@ async function entityExists(
 }
 
 export async function completeDelegation(
-  deps: { db: Db; requests: RequestsClient },
+  deps: { db: Db; requests: RequestsEntryPoint },
   raw: CompleteDelegationInput,
 ): Promise<CompleteDelegationResult> {
   const c = CompleteDelegationSchema.parse(raw);

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection';
 import { agentRuns, humanRequests, vendors } from '../../db/schema';
 import { recentDuplicate, requestsOfRun, runsInState } from '../../db/repositories/requests';
-import type { RequestsClient } from '../../client/requests-client';
+import type { RequestsEntryPoint } from '../../workflows/requests/entry-point';
 import { delegationLost, forgottenDelegationOutcome } from '../../workflows/requests/loop-defences';
 
 /**
@@ -18,7 +18,7 @@ import { delegationLost, forgottenDelegationOutcome } from '../../workflows/requ
  * stops a second.
  */
 export async function reescalateLostDelegations(
-  deps: { db: Db; requests: RequestsClient },
+  deps: { db: Db; requests: RequestsEntryPoint },
   orgId: string,
   nowMs = Date.now(),
 ): Promise<string[]> {
@@ -68,7 +68,7 @@ export async function reescalateLostDelegations(
  * (a vendor by id or name), otherwise failed — never completed on the agent's word.
  */
 export async function closeForgottenDelegations(
-  deps: { db: Db; requests: RequestsClient },
+  deps: { db: Db; requests: RequestsEntryPoint },
   orgId: string,
 ): Promise<{ requestId: string; status: 'completed' | 'failed'; entityId: string | null }[]> {
   const open = await deps.db

@@ -1,5 +1,4 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection';
 import {
   answeringRoles,
@@ -13,7 +12,7 @@ import {
   updateRequest,
   userEmail,
 } from '../../db/repositories/requests';
-import { EventsClient } from '../../client/events-client';
+import type { EventAcceptor } from '../../workflows/events/entry-point';
 import { ErrorType, permanentFailure } from '../../workflows/errors';
 import type { AnswerSchema } from '../../workflows/requests/answer-schema';
 import type {
@@ -29,7 +28,7 @@ import {
   callbackPayload,
   delegationEventType,
 } from '../../workflows/requests/loop-defences';
-import { RequestsClient, type CreatedRequest } from '../../client/requests-client';
+import type { CreatedRequest, RequestsEntryPoint } from '../../workflows/requests/entry-point';
 import type { Notifier } from './notifier';
 import { readFreeText, type ReadResult } from './read-free-text';
 import {
@@ -59,8 +58,10 @@ export function linkedRequestId(linkKind: string, workflowId: string): string {
 
 export interface RequestsDeps {
   db: Db;
-  client: Client;
-  taskQueue: string;
+  /** The requests domain's entry point (RequestsClient, injected by domains/requests-runtime.ts). */
+  requests: RequestsEntryPoint;
+  /** The events domain's entry point (EventsClient): delegation work orders and callbacks. */
+  events: EventAcceptor;
   notifier: Notifier | null;
   anthropic: Anthropic | null;
   /** The fast tier's model (free-text reading). */
@@ -363,9 +364,7 @@ export function createRequestsActivities(deps: RequestsDeps) {
      * call number, so a retried activity joins the request it already started.
      */
     async requestCreate(c: { input: CreateRequestInput }): Promise<CreatedRequest> {
-      return new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }).createRequest(
-        c.input,
-      );
+      return deps.requests.createRequest(c.input);
     },
 
     /**
@@ -373,10 +372,7 @@ export function createRequestsActivities(deps: RequestsDeps) {
      * answer when the entity it names exists in the org, else fail it (a person takes over).
      */
     async requestCompleteDelegation(c: CompleteDelegationInput): Promise<CompleteDelegationResult> {
-      return completeDelegation(
-        { db, requests: new RequestsClient(deps.client, db, { taskQueue: deps.taskQueue }) },
-        c,
-      );
+      return completeDelegation({ db, requests: deps.requests }, c);
     },
 
     /** A delegation's work order: an event its delegate agent subscribes to (delegation.<type>). */
@@ -388,8 +384,7 @@ export function createRequestsActivities(deps: RequestsDeps) {
       createdByRunId: string | null;
       evidence: Record<string, unknown>;
     }): Promise<{ eventId: string; status: string }> {
-      const events = new EventsClient(deps.client, db, { taskQueue: deps.taskQueue });
-      const a = await events.acceptEvent({
+      const a = await deps.events.acceptEvent({
         orgId: c.orgId,
         type: delegationEventType(c.delegateAgentType),
         source: 'agent',
@@ -417,8 +412,7 @@ export function createRequestsActivities(deps: RequestsDeps) {
       answer: Record<string, unknown> | null;
       answeredBy: string | null;
     }): Promise<{ eventId: string; status: string }> {
-      const events = new EventsClient(deps.client, db, { taskQueue: deps.taskQueue });
-      const a = await events.acceptEvent({
+      const a = await deps.events.acceptEvent({
         orgId: c.orgId,
         type: c.eventType,
         source: 'rule',

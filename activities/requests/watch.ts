@@ -1,7 +1,7 @@
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { Db } from '../../db/connection';
 import { organizations } from '../../db/schema';
-import type { RequestsClient } from '../../client/requests-client';
+import type { RequestsEntryPoint } from '../../workflows/requests/entry-point';
 import {
   DELEGATION_WATCH_WORKFLOW,
   type WatchActivities,
@@ -11,7 +11,10 @@ import { closeForgottenDelegations, reescalateLostDelegations } from './delegati
 import { domainTaskQueue } from '../../workflows/task-queue';
 
 /** The delegation watch's activities: the orgs to scan, and both scans of one org. */
-export function createWatchActivities(deps: { db: Db; requests: RequestsClient }): WatchActivities {
+export function createWatchActivities(deps: {
+  db: Db;
+  requests: RequestsEntryPoint;
+}): WatchActivities {
   return {
     async requestsWatchOrgs() {
       const rows = await deps.db.select({ id: organizations.id }).from(organizations);

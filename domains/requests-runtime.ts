@@ -1,12 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
-import type { AppConfig } from '../../config/env';
-import type { Db } from '../../db/connection';
-import { loadPriceTable } from '../agent-runs/pricing';
-import { createRequestsActivities } from '.';
-import { createNotifier, type Notifier } from './notifier';
-import { createWatchActivities } from './watch';
-import { RequestsClient } from '../../client/requests-client';
+import type { AppConfig } from '../config/env';
+import type { Db } from '../db/connection';
+import { loadPriceTable } from '../activities/agent-runs/pricing';
+import { createRequestsActivities } from '../activities/requests';
+import { createNotifier, type Notifier } from '../activities/requests/notifier';
+import { createWatchActivities } from '../activities/requests/watch';
+import { RequestsClient } from '../client/requests-client';
+import { EventsClient } from '../client/events-client';
 
 export interface RequestsRuntimeOptions {
   /** Overrides the notifier built from NOTIFY_* (tests pass one aimed at local servers). */
@@ -45,20 +46,18 @@ export function registerRequests(deps: {
             maxRetries: 2,
           })
         : null;
-  // The worker's client (its connection, and the payload codec every process uses).
-  const client = deps.client;
+  // The domains' entry points over the worker's client (its connection, and the payload codec
+  // every process uses).
+  const requests = new RequestsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
   return {
     ...createRequestsActivities({
       db: deps.db,
-      client,
-      taskQueue: deps.taskQueue,
+      requests,
+      events: new EventsClient(deps.client, deps.db, { taskQueue: deps.taskQueue }),
       notifier,
       anthropic,
       model: loadPriceTable().fast.model,
     }),
-    ...createWatchActivities({
-      db: deps.db,
-      requests: new RequestsClient(client, deps.db, { taskQueue: deps.taskQueue }),
-    }),
+    ...createWatchActivities({ db: deps.db, requests }),
   };
 }

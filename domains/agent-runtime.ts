@@ -1,16 +1,26 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
-import type { AppConfig } from '../../config/env';
-import type { Db } from '../../db/connection';
-import { createEventsActivities } from '../events';
-import { createEventEmitActivities } from '../events/emit';
-import { dispatchOutbox, handOverOutboxEvent, type OutboxDispatchReport } from '../events/outbox';
-import type { OutboxRow } from '../../db/repositories/event-outbox';
-import { syncAgentSchedules, type ScheduleSyncReport } from '../events/schedules';
-import { EventsClient, type EventsClientOptions } from '../../client/events-client';
-import { createAgentRunsActivities } from '.';
-import { AGENTS_DIR, loadAgentDefinitions, syncAgents, type AgentDefinition } from './agent-files';
-import { loadPriceTable } from './pricing';
+import type { AppConfig } from '../config/env';
+import type { Db } from '../db/connection';
+import { createEventsActivities } from '../activities/events';
+import { createEventEmitActivities } from '../activities/events/emit';
+import {
+  dispatchOutbox,
+  handOverOutboxEvent,
+  type OutboxDispatchReport,
+} from '../activities/events/outbox';
+import type { OutboxRow } from '../db/repositories/event-outbox';
+import { syncAgentSchedules, type ScheduleSyncReport } from '../activities/events/schedules';
+import { EventsClient, type EventsClientOptions } from '../client/events-client';
+import { AnalysisClient } from '../client/analysis-client';
+import { createAgentRunsActivities } from '../activities/agent-runs';
+import {
+  AGENTS_DIR,
+  loadAgentDefinitions,
+  syncAgents,
+  type AgentDefinition,
+} from '../activities/agent-runs/agent-files';
+import { loadPriceTable } from '../activities/agent-runs/pricing';
 
 export interface AgentRuntimeOptions {
   agentsDir?: string;
@@ -88,6 +98,7 @@ export async function registerAgentRuntime(deps: {
     db: deps.db,
     client,
     taskQueue: deps.taskQueue,
+    analysis: new AnalysisClient(client, deps.taskQueue),
     anthropic,
     prices: loadPriceTable(),
     prompts: new Map(definitions.map((d) => [d.config.agent_type, d.prompt])),
