@@ -120,9 +120,9 @@ export default tseslint.config(
   },
   {
     files: ['activities/**/*.ts'],
-    // activities/ → client/ remains (cross-domain starts through the domain clients): still open.
+    // Cross-domain starts go through the entry points domains/ injects (workflows/*/entry-point.ts).
     rules: {
-      'no-restricted-imports': layerRule(...TOP),
+      'no-restricted-imports': layerRule('client', ...TOP),
     },
   },
   {
