@@ -20,6 +20,7 @@ import { readAskedFormByCues } from '../../workflows/analysis/form-reader';
 import { parseQuestion } from './extraction/question-parser';
 import { labelEvidenceOf } from './label-evidence';
 import { extractDefined } from './extract-defined';
+import { readDefinition } from './extraction/definition/question-definition';
 import type { FactStore } from './facts/fact-store';
 import { withFacts } from './facts/extract-with-facts';
 
@@ -176,6 +177,20 @@ export function createExtractMetric(
       );
       if (defined && (defined.status === 'structured' || unmapped)) return defined;
     }
+    // The catalog read one named figure, but the question states arithmetic around it ("SG&A
+    // as a % of net sales", "R&D divided by net sales"): that arithmetic is what was asked, so
+    // the question's definition is compiled and read first. The catalog's level stays the
+    // fallback, and the gate sends it to review (its form is not the asked one).
+    if (
+      result.status === 'answered' &&
+      !result.formula &&
+      result.parsed.kind === 'metric' &&
+      result.parsed.aggregate.kind === 'single' &&
+      statesComputation(input.question)
+    ) {
+      const defined = extractDefined(input.docId, input.question, docPages, secondReading, false);
+      if (defined?.status === 'structured') return defined;
+    }
     const noAnswerForm: FormEvidence = {
       asked,
       secondReading,
@@ -316,4 +331,10 @@ export function retrievalNote(contextPages: readonly number[], claims: NumericCl
   if (contextPages.length === 0) return '; retrieval found no pages for this document';
   const found = cited.filter((p) => contextPages.includes(p));
   return `; cited p.${cited.join(', p.')}: ${found.length} of ${cited.length} among the ${contextPages.length} retrieved pages`;
+}
+
+/** The question states a computation of its own (not one named figure). */
+function statesComputation(question: string): boolean {
+  const r = readDefinition(question);
+  return r.status === 'ok' && r.definition.expr.kind !== 'item';
 }
