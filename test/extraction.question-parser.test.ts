@@ -18,6 +18,19 @@ describe('question parser: what a question really asks', () => {
     });
   });
 
+  it('reads "did X grow from A to B" (the verb in the present after "did") as growth', () => {
+    expect(
+      parseQuestion(
+        'By what percentage did revenues grow from fiscal 2018 to fiscal 2019? Answer in percent, rounded to one decimal place.',
+      ),
+    ).toMatchObject({
+      kind: 'metric',
+      metric: 'revenue',
+      aggregate: { kind: 'growth', startYear: 2018, endYear: 2019 },
+      unit: 'percent',
+    });
+  });
+
   it('keeps a dollar change a dollar change', () => {
     expect(
       parseQuestion(

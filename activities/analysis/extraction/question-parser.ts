@@ -313,7 +313,7 @@ function parseQuestionForm(question: string): ParsedQuestion {
   ) {
     aggregate = { kind: 'change', ...span };
   } else if (
-    /\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|year[- ]over[- ]year|\byoy\b/.test(main)
+    /\bgrowth\b|\bgrow\b|\bgrew\b|\bincrease\b|\bdecrease\b|year[- ]over[- ]year|\byoy\b/.test(main)
   ) {
     if (span) aggregate = { kind: 'growth', ...span };
     else if (years.length >= 1) {
