@@ -460,9 +460,15 @@ describe('both readers on questions this code was not written against', () => {
       { kind: 'percent', operation: 'percent_change', periods: ['FY2021', 'FY2022'] },
       'agree',
     ],
-    // The parser reads a level of FY2021 net income here: the cue reader's percent change stops it.
+    // The parser reads "did … grow" as growth (it once read a level here)…
     [
       'By what percent did net income grow between FY2020 and FY2021?',
+      { kind: 'percent', operation: 'percent_change', periodCount: 2 },
+      'agree',
+    ],
+    // …but still a level for "rise": the cue reader's percent change stops it.
+    [
+      'By what percent did net income rise between FY2020 and FY2021?',
       { kind: 'percent', operation: 'percent_change', periodCount: 2 },
       'disagree',
     ],

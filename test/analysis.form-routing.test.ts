@@ -240,7 +240,7 @@ describe('the analysis workflow routes by the answer-form contract', () => {
   });
 
   it('sends a question the two readers read differently to review with both readings', async () => {
-    const v = await run('grow-1', 'By what percent did net income grow between FY2018 and FY2019?');
+    const v = await run('rise-1', 'By what percent did net income rise between FY2018 and FY2019?');
     expect(v.machineState).toBe('HUMAN_REVIEW');
     expect(v.validation?.checks.answerForm?.disagreements).toEqual([
       { field: 'kind', a: 'currency_amount', b: 'percent' },
