@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicFor } from './anthropic';
 import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../config/env';
 import type { Db } from '../db/connection';
@@ -70,16 +71,7 @@ export async function registerAgentRuntime(deps: {
   const o = deps.options ?? {};
   const definitions = loadAgentDefinitions(o.agentsDir ?? AGENTS_DIR);
   await syncAgents(deps.db, definitions);
-  const anthropic =
-    o.anthropic !== undefined
-      ? o.anthropic
-      : deps.cfg.ANTHROPIC_API_KEY
-        ? new Anthropic({
-            apiKey: deps.cfg.ANTHROPIC_API_KEY,
-            ...(deps.cfg.ANTHROPIC_BASE_URL ? { baseURL: deps.cfg.ANTHROPIC_BASE_URL } : {}),
-            maxRetries: 2,
-          })
-        : null;
+  const anthropic = anthropicFor(deps.cfg, o.anthropic);
   // The worker's client (its connection, and the payload codec every process uses).
   const client = deps.client;
   const events = createEventsActivities({

@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicFor } from './anthropic';
 import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../config/env';
 import type { Db } from '../db/connection';
@@ -36,16 +37,7 @@ export function registerRequests(deps: {
             webhookSecret: deps.cfg.NOTIFY_WEBHOOK_SECRET,
           })
         : null;
-  const anthropic =
-    o.anthropic !== undefined
-      ? o.anthropic
-      : deps.cfg.ANTHROPIC_API_KEY
-        ? new Anthropic({
-            apiKey: deps.cfg.ANTHROPIC_API_KEY,
-            ...(deps.cfg.ANTHROPIC_BASE_URL ? { baseURL: deps.cfg.ANTHROPIC_BASE_URL } : {}),
-            maxRetries: 2,
-          })
-        : null;
+  const anthropic = anthropicFor(deps.cfg, o.anthropic);
   // The domains' entry points over the worker's client (its connection, and the payload codec
   // every process uses).
   const requests = new RequestsClient(deps.client, deps.db, { taskQueue: deps.taskQueue });
