@@ -1,5 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { createTestDatabase } from './support/database';
+import { refused } from './support/refused';
 import {
   GatewayConnectionMissing,
   gatewayDbFor,
@@ -58,19 +59,6 @@ async function pendingModerate(): Promise<string> {
   return ev.submissionId;
 }
 
-/** Runs the statements in one transaction as `client`; returns the error that stopped them. */
-async function refusal(client: PgClient, statements: string[]): Promise<unknown> {
-  await client.query('begin');
-  try {
-    for (const s of statements) await client.query(s);
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    return err;
-  }
-  throw new Error(`statements succeeded: ${statements.join('; ')}`);
-}
-
 const denied = (table: string) => ({
   code: '42501',
   message: `permission denied for table ${table}`,
@@ -80,13 +68,13 @@ describe('the runtime role cannot approve its own writes', () => {
   it('cannot record a vote, even one naming a real approver of the org', async () => {
     const id = await pendingModerate();
     expect(
-      await refusal(runtime, [
+      await refused(runtime, [
         `insert into gateway_plan_votes (submission_id, revision, plan_hash, approver_user_id, decision, decided_at)
          select submission_id, revision, plan_hash, '${APPROVER_1}', 'approve', now()
            from gateway_plan_revisions where submission_id = '${id}' and revision = 0`,
       ]),
     ).toMatchObject(denied('gateway_plan_votes'));
-    expect(await refusal(runtime, [`select gateway_begin_apply('${id}')`])).toMatchObject({
+    expect(await refused(runtime, [`select gateway_begin_apply('${id}')`])).toMatchObject({
       code: '42501',
       message: 'permission denied for function gateway_begin_apply',
     });
@@ -95,20 +83,20 @@ describe('the runtime role cannot approve its own writes', () => {
 
   it('cannot register a low-risk submission or a plan revision of its own', async () => {
     expect(
-      await refusal(runtime, [
+      await refused(runtime, [
         `insert into gateway_submissions (id, org_id, idempotency_key, workflow_id, run_id, kind, payload, submitter, submitter_kind, submitter_user_id, risk_score, lane, rules_fired, required_approvals, status)
          values ('forged-low', '${ORG}', 'forged-low', 'forged-low', 'forged-low', 'journal.post', '{}', '{}', 'user', '${CLERK}', 0, 'low', '[]', 0, 'approved')`,
       ]),
     ).toMatchObject(denied('gateway_submissions'));
     const id = await pendingModerate();
     expect(
-      await refusal(runtime, [
+      await refused(runtime, [
         `insert into gateway_plan_revisions (submission_id, revision, plan_hash, lane, required_approvals, risk, plan)
          values ('${id}', 1, 'forged-hash', 'low', 0, '{}', '{}')`,
       ]),
     ).toMatchObject(denied('gateway_plan_revisions'));
     expect(
-      await refusal(runtime, [
+      await refused(runtime, [
         `update gateway_submissions set status = 'approved' where id = '${id}'`,
       ]),
     ).toMatchObject(denied('gateway_submissions'));
@@ -122,7 +110,7 @@ describe('the runtime role cannot approve its own writes', () => {
       `select ledger_post_entries('[]'::jsonb, '[]'::jsonb)`,
       `select ledger_set_period_status('${ORG}', '2025-03', 'closed', 'none')`,
     ])
-      expect(await refusal(runtime, [call])).toMatchObject({
+      expect(await refused(runtime, [call])).toMatchObject({
         code: '42501',
         message: expect.stringMatching(/^permission denied for function ledger_/),
       });
@@ -132,7 +120,7 @@ describe('the runtime role cannot approve its own writes', () => {
   it('cannot write the effects or suspensions the gateway records', async () => {
     const id = await pendingModerate();
     expect(
-      await refusal(runtime, [
+      await refused(runtime, [
         `insert into gateway_effects (submission_id, entity_type, entity_id, action) values ('${id}', 'account', 'x', 'created')`,
       ]),
     ).toMatchObject(denied('gateway_effects'));

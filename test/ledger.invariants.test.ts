@@ -1,6 +1,7 @@
 import { Client as PgClient } from 'pg';
 import { ApplicationFailure } from '@temporalio/common';
 import { createTestDatabase } from './support/database';
+import { refused } from './support/refused';
 import type { Database } from '../db/connection';
 import {
   countEntries,
@@ -57,17 +58,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function sqlError(statements: string[]): Promise<{ code: string; message: string }> {
-  await pg.query('begin');
-  try {
-    for (const s of statements) await pg.query(s);
-    await pg.query('commit');
-  } catch (err) {
-    await pg.query('rollback').catch(() => undefined);
-    return err as { code: string; message: string };
-  }
-  throw new Error('statements succeeded');
-}
+const sqlError = (statements: string[]) => refused(pg, statements);
 
 describe('ledger invariants enforced by PostgreSQL', () => {
   it('seeds the default chart per org', async () => {

@@ -1,5 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { createTestDatabase } from './support/database';
+import { refused } from './support/refused';
 import type { Database } from '../db/connection';
 import { RUNTIME_ROLE } from '../db/connection';
 import { getSubmission } from '../db/repositories/gateway';
@@ -61,21 +62,6 @@ afterAll(async () => {
   await database?.close();
 });
 
-interface PgError {
-  code: string;
-  message: string;
-}
-async function refused(client: PgClient, statements: string[]): Promise<PgError> {
-  await client.query('begin');
-  try {
-    for (const s of statements) await client.query(s);
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    return err as PgError;
-  }
-  throw new Error(`statements succeeded: ${statements.join('; ')}`);
-}
 const permissionDenied = (table: string) => ({
   code: '42501',
   message: `permission denied for table ${table}`,

@@ -1,5 +1,6 @@
 import { Client as PgClient } from 'pg';
 import { createTestDatabase } from './support/database';
+import { refused } from './support/refused';
 import type { Database } from '../db/connection';
 import { auditTrail } from '../db/repositories/audit';
 import { countEntries } from '../db/repositories/ledger';
@@ -46,24 +47,6 @@ afterAll(async () => {
   await owner?.end();
   await database?.close();
 });
-
-interface PgError {
-  code: string;
-  message: string;
-  constraint?: string;
-}
-/** Runs the statements in one transaction; returns the error that stopped them. */
-async function refused(client: PgClient, statements: string[]): Promise<PgError> {
-  await client.query('begin');
-  try {
-    for (const s of statements) await client.query(s);
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    return err as PgError;
-  }
-  throw new Error(`statements succeeded: ${statements.join('; ')}`);
-}
 
 const systemSubmission = (id: string, kind: string, payload: object, lane = 'low') =>
   `insert into gateway_submissions (id, org_id, idempotency_key, workflow_id, run_id, kind, payload, submitter, submitter_kind, risk_score, lane, rules_fired, required_approvals, status)
