@@ -319,10 +319,14 @@ async function main(): Promise<void> {
     `Approve one:     CS_API_KEY_FILE=${keys['demo-reviewer']} npm run cli -- review --org ${DEMO_ORG} --request <request id> --decision approve`,
   );
   const waiting = writes.find((w) => w.idempotencyKey.startsWith('equipment-'));
-  if (waiting)
+  if (waiting) {
+    // A signature names the plan it was shown (revision and hash, from `gateway show`).
+    const cli = `CS_API_KEY_FILE=${keys['demo-approver-1']} npm run cli -- gateway`;
+    console.log(`See the plan:    ${cli} show --org ${DEMO_ORG} --key ${waiting.idempotencyKey}`);
     console.log(
-      `Sign the write:  CS_API_KEY_FILE=${keys['demo-approver-1']} npm run cli -- gateway approve --org ${DEMO_ORG} --key ${waiting.idempotencyKey}   (then demo-approver-2)`,
+      `Sign the write:  ${cli} approve --org ${DEMO_ORG} --key ${waiting.idempotencyKey} --revision <n> --plan-hash <hash>   (both as shown; then demo-approver-2)`,
     );
+  }
   if (exitAfter) return shutdown(0);
   console.log('\nPlatform running (worker, dev server, database). Ctrl-C to stop.');
 }
