@@ -466,10 +466,16 @@ describe('both readers on questions this code was not written against', () => {
       { kind: 'percent', operation: 'percent_change', periodCount: 2 },
       'agree',
     ],
-    // …but still a level for "rise": the cue reader's percent change stops it.
+    // …and "rise", from the change verbs it shares with the yes/no reader…
     [
       'By what percent did net income rise between FY2020 and FY2021?',
       { kind: 'percent', operation: 'percent_change', periodCount: 2 },
+      'agree',
+    ],
+    // …but a level for a verb neither knows ("climb"): the cue reader's percent stops it.
+    [
+      'By what percent did net income climb between FY2020 and FY2021?',
+      { kind: 'percent' },
       'disagree',
     ],
     [

@@ -90,9 +90,9 @@ describe('extract_metric reports both readings and the delivered form', () => {
   });
 
   it('a question the parser misreads is answered, but the form check refuses it', async () => {
-    // The parser reads a level of FY2019 net income ("rise" is not among its change verbs);
-    // the cue reader reads a percent change.
-    const out = await run('By what percent did net income rise between FY2018 and FY2019?');
+    // The parser reads a level of FY2019 net income ("climb" is not among its change verbs);
+    // the cue reader reads a percent.
+    const out = await run('By what percent did net income climb between FY2018 and FY2019?');
     const check = checkAnswerForm(out.form ?? null);
     expect(check.ok).toBe(false);
     expect(check.reasons).toContain(

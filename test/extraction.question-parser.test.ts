@@ -1,3 +1,4 @@
+import { readDefinition } from '../activities/analysis/extraction/definition/question-definition';
 import { parseQuestion } from '../activities/analysis/extraction';
 
 describe('question parser: what a question really asks', () => {
@@ -29,6 +30,38 @@ describe('question parser: what a question really asks', () => {
       aggregate: { kind: 'growth', startYear: 2018, endYear: 2019 },
       unit: 'percent',
     });
+  });
+
+  it('reads "fall", "decline" and "rise" between two years as growth, as the yes/no reader does', () => {
+    for (const q of [
+      "By what percentage did Corning's operating income fall from 2019 to 2020? Give a signed answer in percent to one decimal place.",
+      "How much did Lockheed Martin's gross profit decline from 2021 to 2022 in percentage terms? Express as a signed percentage with one decimal.",
+      'By what percentage did net revenues rise from fiscal 2020 to fiscal 2021? Answer in percent.',
+    ])
+      expect(parseQuestion(q)).toMatchObject({
+        kind: 'metric',
+        aggregate: { kind: 'growth' },
+        unit: 'percent',
+      });
+    // The same verbs with a currency asked: the dollar difference.
+    expect(
+      parseQuestion('How much did operating income fall from FY2019 to FY2020, in USD millions?'),
+    ).toMatchObject({ aggregate: { kind: 'change', startYear: 2019, endYear: 2020 } });
+    // Without the two years a falling verb names no period: refused, not guessed.
+    expect(parseQuestion('By what percentage did operating income fall?')).toMatchObject({
+      kind: 'unsupported',
+    });
+  });
+
+  it('does not read an instruction after the question ("use a minus sign") as arithmetic', () => {
+    const q =
+      "By what percent did Nike's net income change from fiscal 2019 to fiscal 2020? Answer in percent, one decimal (use a minus sign for a decline).";
+    expect(parseQuestion(q)).toMatchObject({
+      kind: 'metric',
+      metric: 'net_income',
+      aggregate: { kind: 'growth', startYear: 2019, endYear: 2020 },
+    });
+    expect(readDefinition(q)).toEqual({ status: 'none' });
   });
 
   it('keeps a dollar change a dollar change', () => {

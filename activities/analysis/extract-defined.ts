@@ -4,6 +4,8 @@ import type { Citation, NumericClaim } from '../../workflows/analysis/evidence';
 import { DEGRADED_CONFIDENCE } from '../../workflows/analysis/step-result';
 import { answerDefined, type DefinedAnswer } from './extraction/definition/answer-defined';
 import { answerYesNo, verdictMargin, type YesNoAnswer } from './extraction/definition/yes-no';
+import { answerMovement } from './extraction/definition/answer-movement';
+import { readDefinition } from './extraction/definition/question-definition';
 import { coverWords, rowLabels } from './label-evidence';
 
 type Output = ToolOutput<'extract_metric'>;
@@ -185,7 +187,12 @@ export function extractDefined(
     if (yn.status === 'needs_review')
       return reviewOutput(docId, yn.reason, yn.hints, secondReading);
   }
-  const r = answerDefined(question, pages, lineItems);
+  // A printed figure's movement between two named periods, when the question defines nothing.
+  const moved =
+    lineItems && readDefinition(question).status === 'none'
+      ? answerMovement(question, pages)
+      : { status: 'none' as const };
+  const r = moved.status === 'none' ? answerDefined(question, pages, lineItems) : moved;
   if (r.status === 'none') return null;
   if (r.status === 'needs_review') return reviewOutput(docId, r.reason, r.hints, secondReading);
   const claims = claimsOf(docId, r);

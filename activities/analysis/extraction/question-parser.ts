@@ -4,6 +4,7 @@ import { METRICS, StatementKindSchema } from './metric-catalog';
 import { parseRequestedScale, ScaleSchema } from './scale';
 import { PeriodSchema, type Period } from './statement-table';
 import { NUMBER_WORDS, askedRounding } from './asked-rounding';
+import { statesChange } from './change-verbs';
 
 export const RequestedUnitSchema = z.enum([
   'USD',
@@ -255,7 +256,11 @@ function parseQuestionForm(question: string): ParsedQuestion {
     return unsupported(`"${part[0].trim()}": a part of a total, not the consolidated figure`);
   // "EBITDA less capex", "net income plus D&A": an arithmetic on top of the named figure that
   // the catalog does not compute (a question's own definition may use these words freely).
-  const compound = /\b(?:less|minus|plus|net of|after deducting|excluding)\b(?! than)/.exec(main);
+  // Only the question itself: instructions after it ("use a minus sign for a decline") are
+  // not arithmetic on the figure.
+  const compound = /\b(?:less|minus|plus|net of|after deducting|excluding)\b(?! than)/.exec(
+    main.replace(/\?.*$/, ''),
+  );
   if (compound)
     return unsupported(`"${compound[0]}" combines figures beyond the catalog's formulas`);
 
@@ -312,10 +317,14 @@ function parseQuestionForm(question: string): ParsedQuestion {
     !formulaId?.startsWith('working')
   ) {
     aggregate = { kind: 'change', ...span };
-  } else if (
-    /\bgrowth\b|\bgrow\b|\bgrew\b|\bincrease\b|\bdecrease\b|year[- ]over[- ]year|\byoy\b/.test(main)
-  ) {
+  } else if (/\bgrowth\b|year[- ]over[- ]year|\byoy\b/.test(main) || statesChange(main)) {
+    // "rise", "fall", "decline" between two years are growth as much as "increase" is (the
+    // yes/no reader's vocabulary, change-verbs.ts). Without the two years, only a rate word
+    // implies last year against the year before.
+    const rateWord =
+      /\bgrowth\b|\bgrow\b|\bgrew\b|\bincrease\b|\bdecrease\b|year[- ]over[- ]year|\byoy\b/;
     if (span) aggregate = { kind: 'growth', ...span };
+    else if (!rateWord.test(main)) return unsupported('a change without the two periods it spans');
     else if (years.length >= 1) {
       const y = Math.max(...years);
       aggregate = { kind: 'growth', startYear: y - 1, endYear: y };
@@ -353,7 +362,7 @@ function parseQuestionForm(question: string): ParsedQuestion {
     currencyAsked &&
     aggregate.kind === 'growth' &&
     span &&
-    /\bincrease[ds]?\b|\bdecrease[ds]?\b/.test(main) &&
+    statesChange(main) &&
     !/\bgrowth\b|\bgrew\b|year[- ]over[- ]year|\byoy\b|\brate\b/.test(main)
   )
     aggregate = { kind: 'change', startYear: span.startYear, endYear: span.endYear };

@@ -8,12 +8,14 @@ import {
   toFixed,
   type Decimal,
 } from '../../../../workflows/analysis/decimal-core';
-import { indexDocument, type Citation, type DocumentIndex } from '../extract-metric';
+import { indexDocument, type Citation } from '../extract-metric';
 import type { AnswerInput } from '../index';
 import type { PageText } from '../statement-table';
-import { dimension, mainPeriod } from './answer-defined';
+import { CHANGE_VERB_BASES, changeDirectionOf } from '../change-verbs';
+import { DATE, PERIOD, figure, lower, periodOf } from './compared-figure';
+import { dimension } from './answer-defined';
 import { computeExpression, periodLabel, type MainPeriod } from './compute';
-import { parseExpression, showExpression, stripOwner, type Expr } from './grammar';
+import { showExpression, type Expr } from './grammar';
 
 /**
  * Numeric yes/no questions answered from the cited numbers the comparison needs, with the
@@ -37,35 +39,6 @@ export interface YesNoAnswer {
 
 export type YesNoResult =
   { status: 'none' } | { status: 'needs_review'; reason: string; hints: Citation[] } | YesNoAnswer;
-
-const PERIOD = String.raw`(?:fy\s?|fiscal (?:year )?)?(?:19|20)\d{2}`;
-const DATE = String.raw`[a-z]+\.? \d{1,2},? (?:19|20)\d{2}`;
-
-/** The figure a yes/no question compares: its own definition if it gives one, else its name. */
-function figure(subject: string): { expr: Expr; percentish: boolean } | { unparsed: string } {
-  let s = stripOwner(subject.trim().replace(/,$/, '').replace(/^the /, '').trim());
-  const defined = /^(.*?)(?:,? (?:calculated|defined|computed) as |\s*\()(.+?)\)?,?$/.exec(s);
-  let named = s;
-  if (defined && /\/|divided by|\bover\b|\bminus\b|\bless\b|\bplus\b|\+|-/.test(defined[2]!)) {
-    named = defined[1]!;
-    s = defined[2]!;
-  } else if (/\b(?:margin|ratio|rate|turnover|return)\b/.test(s) && !/^ratio of .+ to /.test(s)) {
-    // A named ratio without its definition: which lines it divides is the question's to say.
-    return { unparsed: s };
-  }
-  const p = parseExpression(s);
-  if (!p.ok) return { unparsed: p.unparsed };
-  return { expr: p.expr, percentish: /\b(?:margin|rate|return)\b|%/.test(named) };
-}
-
-function lower(q: string): string {
-  return q.toLowerCase().replace(/[’‘]/g, "'").replace(/[−–—]/g, '-').replace(/\s+/g, ' ').trim();
-}
-
-function periodOf(doc: DocumentIndex, text: string): MainPeriod | null {
-  const p = mainPeriod(doc, text);
-  return p === null || p === 'several' || p === 'interim' ? null : p;
-}
 
 function show(v: Decimal, percent: boolean, money: boolean): string {
   if (percent) return `${toFixed(mul(v, dec('100')), 2)}%`;
@@ -93,7 +66,7 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
   let operation: AnswerForm['operation'] = 'level';
 
   const trend = new RegExp(
-    String.raw`^did (.+?) (increase|rise|grow|improve|decline|decrease|fall|drop)s? (?:from|between) (${PERIOD}) (?:to|and) (${PERIOD})$`,
+    String.raw`^did (.+?) (${CHANGE_VERB_BASES})s? (?:from|between) (${PERIOD}) (?:to|and) (${PERIOD})$`,
   ).exec(sentence);
   const threshold = new RegExp(
     String.raw`^(?:was|is) (.+?) (above|below|greater than|less than|higher than|lower than|over|under) (-?\d+(?:\.\d+)?)(%?)(?: (?:at|as of|in|for) (?:the end of )?(${DATE}|${PERIOD}))?$`,
@@ -118,7 +91,7 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
     // A margin improves by rising; for any other figure "improve" is a judgment.
     if (trend[2] === 'improve' && !/\bmargin\b/.test(trend[1]!))
       return review(`whether "${trend[1]}" improved is a judgment on its direction`);
-    const up = /increase|rise|grow|improve/.test(trend[2]!);
+    const up = changeDirectionOf(trend[2]!) === 'up';
     test = (later, earlier) => (up ? cmp(later, earlier) > 0 : cmp(later, earlier) < 0);
     relation = up ? 'higher than' : 'lower than';
     operation = 'change';
