@@ -180,6 +180,15 @@ describe('answers computed as the question defines them', () => {
     });
   });
 
+  it('takes the period the defined name carries ("define X\'s FY2018 cash ratio as …")', () => {
+    expect(
+      answerDefined(
+        "Define Example's FY2018 cash ratio as cash and cash equivalents divided by total current liabilities. What was it? Round to two decimal places.",
+        PAGES,
+      ),
+    ).toMatchObject({ status: 'answered', answer: '0.55', period: 'FY2018' });
+  });
+
   it('reads one printed line item the catalog does not name, when asked to', () => {
     expect(
       answerDefined('What was goodwill at December 31, 2019? Answer in USD millions.', PAGES, true),

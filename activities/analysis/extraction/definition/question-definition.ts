@@ -157,7 +157,9 @@ export function readDefinition(question: string): DefinitionReading {
     const s = sentenceFrom(text, m.index + m[0].length);
     if (!OPERATOR_WORD.test(s.body) && !/ as an? (?:%|percent)| ratio of /.test(s.body)) continue;
     body = s.body;
-    bodyStart = m.index;
+    // The cue's own words stay in `main`: "define Costco's FY2021 cash conversion cycle as …"
+    // names the question's period before the definition starts.
+    bodyStart = m.index + m[0].length;
     bodyEnd = s.end;
     break;
   }
@@ -165,7 +167,9 @@ export function readDefinition(question: string): DefinitionReading {
     // "(accounts payable / merchandise inventories)": a parenthesised formula.
     const paren = /\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g;
     for (const m of text.matchAll(paren)) {
-      if (/\bdivided by\b|\s[/÷-]\s|\/|\bminus\b/.test(m[1]!) && !/\bnote\b/.test(m[1]!)) {
+      // An instruction in parentheses ("use a minus sign for a decline") is not a formula.
+      const instruction = /\bnote\b|\bsign\b|^(?:use|give|enter|express|answer|round|show)\b/;
+      if (/\bdivided by\b|\s[/÷-]\s|\/|\bminus\b/.test(m[1]!) && !instruction.test(m[1]!)) {
         body = m[1]!;
         bodyStart = m.index;
         bodyEnd = m.index + m[0].length;
