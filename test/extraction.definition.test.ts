@@ -110,6 +110,22 @@ describe('line items resolved from the filing’s row labels', () => {
     expect(resolveLineItem(doc, 'research and development expense')).toBeNull();
   });
 
+  it('reads the "net" row when the phrase says net and a total of the same words is printed too', () => {
+    const doc = indexDocument(
+      pagesOf(
+        [
+          'CONSOLIDATED STATEMENTS OF INCOME',
+          '(Millions)',
+          'Years Ended December 31,   2019   2018',
+          'Total interest income   1,200   1,000',
+          'Interest expense   300   250',
+          'Net interest income   900   750',
+        ].join('\n'),
+      ),
+    );
+    expect(resolveLineItem(doc, 'net interest income')?.labels).toEqual(['Net interest income']);
+  });
+
   it('keeps the statement the question names', () => {
     expect(resolveLineItem(doc, 'net income', 'cash_flow')?.definition.statement).toBe('cash_flow');
   });

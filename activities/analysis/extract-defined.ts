@@ -5,6 +5,7 @@ import { DEGRADED_CONFIDENCE } from '../../workflows/analysis/step-result';
 import { answerDefined, type DefinedAnswer } from './extraction/definition/answer-defined';
 import { answerYesNo, verdictMargin, type YesNoAnswer } from './extraction/definition/yes-no';
 import { answerMovement } from './extraction/definition/answer-movement';
+import { answerOverPeriods, readOverPeriods } from './extraction/definition/answer-over-periods';
 import { readDefinition } from './extraction/definition/question-definition';
 import { coverWords, rowLabels } from './label-evidence';
 
@@ -192,9 +193,58 @@ export function extractDefined(
     lineItems && readDefinition(question).status === 'none'
       ? answerMovement(question, pages)
       : { status: 'none' as const };
-  const r = moved.status === 'none' ? answerDefined(question, pages, lineItems) : moved;
+  const summed =
+    lineItems && moved.status === 'none' && asksOverPeriods(question)
+      ? answerOverPeriods(question, pages)
+      : { status: 'none' as const };
+  const r =
+    moved.status !== 'none'
+      ? moved
+      : summed.status !== 'none'
+        ? summed
+        : answerDefined(question, pages, lineItems);
   if (r.status === 'none') return null;
   if (r.status === 'needs_review') return reviewOutput(docId, r.reason, r.hints, secondReading);
+  return definedOutput(docId, question, r, pages, secondReading);
+}
+
+/**
+ * A sum or average over the years the question lists, read year by year from the filing's
+ * rows: tried before a catalog answer that read one year (or the wrong years) of the figure.
+ * Null when the question asks no such aggregate or it cannot be read.
+ */
+/**
+ * Whether the question asks a sum or average over listed years and states no arithmetic of
+ * its own: "over" is the definition grammar's division word too, so a "definition" that
+ * swallowed the listed years ("total interest expense over 2018, 2019 and 2020") is that
+ * period clause misread, not a ratio.
+ */
+function asksOverPeriods(question: string): boolean {
+  const over = readOverPeriods(question);
+  if (!over) return false;
+  const d = readDefinition(question);
+  if (d.status !== 'ok') return true;
+  return over.years.some((y) => d.definition.text.includes(String(y)));
+}
+
+export function extractOverPeriods(
+  docId: string,
+  question: string,
+  pages: { page: number; text: string }[],
+  secondReading: AnswerForm,
+): Output | null {
+  if (!asksOverPeriods(question)) return null;
+  const r = answerOverPeriods(question, pages);
+  return r.status === 'answered' ? definedOutput(docId, question, r, pages, secondReading) : null;
+}
+
+function definedOutput(
+  docId: string,
+  question: string,
+  r: DefinedAnswer,
+  pages: { page: number; text: string }[],
+  secondReading: AnswerForm,
+): Output {
   const claims = claimsOf(docId, r);
   const form: FormEvidence = {
     asked: r.asked,

@@ -19,7 +19,8 @@ import type { AnswerForm, FormEvidence } from '../../workflows/analysis/answer-f
 import { readAskedFormByCues } from '../../workflows/analysis/form-reader';
 import { parseQuestion } from './extraction/question-parser';
 import { labelEvidenceOf } from './label-evidence';
-import { extractDefined } from './extract-defined';
+import { extractDefined, extractOverPeriods } from './extract-defined';
+import { readOverPeriods } from './extraction/definition/answer-over-periods';
 import { readDefinition } from './extraction/definition/question-definition';
 import type { FactStore } from './facts/fact-store';
 import { withFacts } from './facts/extract-with-facts';
@@ -190,6 +191,23 @@ export function createExtractMetric(
     ) {
       const defined = extractDefined(input.docId, input.question, docPages, secondReading, false);
       if (defined?.status === 'structured') return defined;
+    }
+    // A sum or average over the years the question lists, where the catalog read one year or
+    // other years of the figure: each listed year is read and cited (extract-defined.ts).
+    if (result.status === 'answered' && !result.formula) {
+      const over = readOverPeriods(input.question);
+      const a = result.parsed.aggregate;
+      const catalogSpans =
+        over !== null &&
+        over.operation === 'average' &&
+        a.kind === 'average' &&
+        a.startYear === over.years[0] &&
+        a.endYear === over.years[over.years.length - 1] &&
+        a.endYear - a.startYear + 1 === over.years.length;
+      if (over && !catalogSpans) {
+        const summed = extractOverPeriods(input.docId, input.question, docPages, secondReading);
+        if (summed) return summed;
+      }
     }
     const noAnswerForm: FormEvidence = {
       asked,

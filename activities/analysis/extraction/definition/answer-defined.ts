@@ -12,6 +12,7 @@ import {
   type QuestionDefinition,
 } from './question-definition';
 import { askedRounding } from '../asked-rounding';
+import { dollarsText } from './amount-text';
 
 /**
  * Answers a question that states its own arithmetic: the definition is compiled (grammar.ts),
@@ -124,12 +125,6 @@ function hasNumber(e: Expr, v: string): boolean {
   return false;
 }
 
-function withThousands(s: string): string {
-  const neg = s.startsWith('-');
-  const [i = '0', f] = (neg ? s.slice(1) : s).split('.');
-  return `${neg ? '-' : ''}${i.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f !== undefined ? `.${f}` : ''}`;
-}
-
 function operationOf(e: Expr, unit: DefinedUnit): AnswerForm['operation'] {
   if (unit !== 'USD') return 'quotient';
   if (e.kind === 'avg') return 'average';
@@ -232,12 +227,9 @@ function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex
       : (exact.split('.')[1] ?? '').length <= 4
         ? exact
         : toFixed(inScale, 2);
-  const word = { units: '', thousands: ' thousand', millions: ' million', billions: ' billion' }[
-    outScale
-  ];
   const answer =
     unit === 'USD'
-      ? `${rounded.startsWith('-') ? '-' : ''}$${withThousands(rounded.replace('-', ''))}${word}`
+      ? dollarsText(rounded, outScale)
       : unit === 'percent'
         ? `${rounded}%`
         : unit === 'days'

@@ -19,6 +19,7 @@ import type { DefinedResult } from './answer-defined';
 import { DATE, PERIOD, figure, lower, periodOf } from './compared-figure';
 import { computeExpression, periodLabel, type MainPeriod } from './compute';
 import { itemsOf, showExpression } from './grammar';
+import { dollarsText } from './amount-text';
 
 /**
  * How one printed figure moved between two periods the question names: "how much did
@@ -88,12 +89,6 @@ export function readMovement(question: string): MovementReading | null {
     return { subject, word, percent: asksPercent, start, end, rest };
   }
   return null;
-}
-
-function withThousands(s: string): string {
-  const neg = s.startsWith('-');
-  const [i = '0', f] = (neg ? s.slice(1) : s).split('.');
-  return `${neg ? '-' : ''}${i.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f !== undefined ? `.${f}` : ''}`;
 }
 
 /** Answer a movement question from two cited readings of one figure, or say why a person must. */
@@ -166,13 +161,7 @@ export function answerMovement(question: string, pages: readonly PageText[]): De
       : (exact.split('.')[1] ?? '').length <= 4
         ? exact
         : toFixed(inScale, unit === 'percent' ? 1 : 2);
-  const word = { units: '', thousands: ' thousand', millions: ' million', billions: ' billion' }[
-    outScale
-  ];
-  const answer =
-    unit === 'USD'
-      ? `${rounded.startsWith('-') ? '-' : ''}$${withThousands(rounded.replace('-', ''))}${word}`
-      : `${rounded}%`;
+  const answer = unit === 'USD' ? dollarsText(rounded, outScale) : `${rounded}%`;
   const name = showExpression(f.expr);
   const expression =
     unit === 'percent'

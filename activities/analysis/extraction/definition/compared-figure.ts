@@ -1,7 +1,7 @@
 import type { DocumentIndex } from '../extract-metric';
 import { mainPeriod } from './answer-defined';
 import type { MainPeriod } from './compute';
-import { parseExpression, stripOwner, type Expr } from './grammar';
+import { itemsOf, parseExpression, stripOwner, type Expr } from './grammar';
 
 /**
  * The figure a question compares across periods or against a number ("did <figure> rise
@@ -31,6 +31,14 @@ export function figure(
   }
   const p = parseExpression(s);
   if (!p.ok) return { unparsed: p.unparsed };
+  // A name of generic words only ("and other", "net", "total amount") names no line item: a
+  // row that merely shares them ("Other, net") is not the figure asked about.
+  const generic = itemsOf(p.expr).find((i) =>
+    i.name
+      .split(/[^a-z&]+/)
+      .every((w) => !w || /^(?:and|or|of|the|other|others|net|total|amount|amounts)$/.test(w)),
+  );
+  if (generic) return { unparsed: generic.name };
   return { expr: p.expr, percentish: /\b(?:margin|rate|return)\b|%/.test(named) };
 }
 

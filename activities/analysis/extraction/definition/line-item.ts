@@ -103,7 +103,12 @@ export function resolveLineItem(
   // A balance named on the balance sheet and again among the cash-flow statement's changes
   // is the balance; only a phrase that names nothing else may read a change row.
   const settled = askedChange ? matches : matches.filter((m) => !m.change);
-  const used = settled.length > 0 ? settled : matches;
+  const candidates = settled.length > 0 ? settled : matches;
+  // "net" never changes a row on its own ("Accounts receivable, net"), but between rows that
+  // differ by it ("Net interest income" beside "Total interest income") the phrase that says
+  // "net" means the row that does.
+  const netRows = candidates.filter((m) => /\bnet\b/.test(m.norm));
+  const used = /\bnet\b/.test(normalizeLabel(phrase)) && netRows.length > 0 ? netRows : candidates;
   if (used.length === 0) return null;
   const allowed = new Set(used.map((m) => m.norm));
   const printed = new Set(used.map((m) => m.raw));
