@@ -1,8 +1,8 @@
 import type { AnswerForm, DeliveredFormula } from '../../../../workflows/analysis/answer-form';
-import { cmp, dec, mul, toFixed, toString } from '../../../../workflows/analysis/decimal-core';
+import { cmp, dec, mul, toString } from '../../../../workflows/analysis/decimal-core';
 import { indexDocument, type Citation, type DocumentIndex } from '../extract-metric';
 import type { AnswerInput } from '../index';
-import { convertScale, parseRequestedScale, type Scale } from '../scale';
+import type { Scale } from '../scale';
 import { resolveColumn, type PageText } from '../statement-table';
 import { itemsOf, showExpression, type Expr } from './grammar';
 import { computeExpression, periodLabel, type MainPeriod } from './compute';
@@ -11,8 +11,7 @@ import {
   readLineItemQuestion,
   type QuestionDefinition,
 } from './question-definition';
-import { askedRounding } from '../asked-rounding';
-import { dollarsText } from './amount-text';
+import { dollarsText, presentValue } from './amount-text';
 
 /**
  * Answers a question that states its own arithmetic: the definition is compiled (grammar.ts),
@@ -216,17 +215,12 @@ function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex
   if (unit === 'percent' && cmp(value, dec('-1000')) < 0)
     return review('computed percent is implausible');
 
-  const requested = unit === 'USD' ? parseRequestedScale(q) : null;
-  const outScale: Scale = unit === 'USD' ? (requested ?? scale ?? 'units') : 'units';
-  const inScale = unit === 'USD' ? dec(convertScale(toString(value), 'units', outScale)) : value;
-  const asked = askedRounding(q);
-  const exact = toString(inScale);
-  const rounded =
-    asked !== null
-      ? toFixed(inScale, asked)
-      : (exact.split('.')[1] ?? '').length <= 4
-        ? exact
-        : toFixed(inScale, 2);
+  const {
+    requested,
+    outScale,
+    rounding: asked,
+    rounded,
+  } = presentValue(q, value, { amount: unit === 'USD', tableScale: scale, places: 2 });
   const answer =
     unit === 'USD'
       ? dollarsText(rounded, outScale)

@@ -6,20 +6,17 @@ import {
   isZero,
   mul,
   sub,
-  toFixed,
   toString,
   type Decimal,
 } from '../../../../workflows/analysis/decimal-core';
-import { askedRounding } from '../asked-rounding';
 import { CHANGE_VERB_BASES, changeDirectionOf } from '../change-verbs';
 import { indexDocument, type Citation } from '../extract-metric';
-import { convertScale, parseRequestedScale, type Scale } from '../scale';
 import type { PageText } from '../statement-table';
 import type { DefinedResult } from './answer-defined';
 import { DATE, PERIOD, figure, lower, periodOf } from './compared-figure';
 import { computeExpression, periodLabel, type MainPeriod } from './compute';
 import { itemsOf, showExpression } from './grammar';
-import { dollarsText } from './amount-text';
+import { dollarsText, presentValue } from './amount-text';
 
 /**
  * How one printed figure moved between two periods the question names: "how much did
@@ -150,17 +147,11 @@ export function answerMovement(question: string, pages: readonly PageText[]): De
     value = moved;
     unit = 'USD';
   }
-  const requested = unit === 'USD' ? parseRequestedScale(q) : null;
-  const outScale: Scale = unit === 'USD' ? (requested ?? s.scale ?? 'units') : 'units';
-  const inScale = unit === 'USD' ? dec(convertScale(toString(value), 'units', outScale)) : value;
-  const rounding = askedRounding(q);
-  const exact = toString(inScale);
-  const rounded =
-    rounding !== null
-      ? toFixed(inScale, rounding)
-      : (exact.split('.')[1] ?? '').length <= 4
-        ? exact
-        : toFixed(inScale, unit === 'percent' ? 1 : 2);
+  const { requested, outScale, rounding, rounded } = presentValue(q, value, {
+    amount: unit === 'USD',
+    tableScale: s.scale,
+    places: unit === 'percent' ? 1 : 2,
+  });
   const answer = unit === 'USD' ? dollarsText(rounded, outScale) : `${rounded}%`;
   const name = showExpression(f.expr);
   const expression =

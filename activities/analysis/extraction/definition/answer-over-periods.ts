@@ -5,20 +5,18 @@ import {
   dec,
   div,
   mul,
-  toFixed,
   toString,
   type Decimal,
 } from '../../../../workflows/analysis/decimal-core';
-import { askedRounding } from '../asked-rounding';
 import { indexDocument, type Citation } from '../extract-metric';
 import type { AnswerInput } from '../index';
-import { convertScale, parseRequestedScale, type Scale } from '../scale';
+import type { Scale } from '../scale';
 import type { PageText } from '../statement-table';
 import type { DefinedResult } from './answer-defined';
 import { figure, lower } from './compared-figure';
 import { computeExpression, periodLabel } from './compute';
 import { itemsOf, showExpression } from './grammar';
-import { dollarsText } from './amount-text';
+import { dollarsText, presentValue } from './amount-text';
 
 /**
  * One printed figure summed or averaged over the fiscal years a question lists: "Corning's
@@ -150,17 +148,11 @@ export function answerOverPeriods(question: string, pages: readonly PageText[]):
   const signed = reading.operation === 'sum' ? total : div(total, n, 24);
   const value = flip ? mul(signed, dec('-1')) : signed;
 
-  const requested = parseRequestedScale(q);
-  const outScale: Scale = requested ?? scale ?? 'units';
-  const inScale = dec(convertScale(toString(value), 'units', outScale));
-  const rounding = askedRounding(q);
-  const exact = toString(inScale);
-  const rounded =
-    rounding !== null
-      ? toFixed(inScale, rounding)
-      : (exact.split('.')[1] ?? '').length <= 4
-        ? exact
-        : toFixed(inScale, 2);
+  const { requested, outScale, rounding, rounded } = presentValue(q, value, {
+    amount: true,
+    tableScale: scale,
+    places: 2,
+  });
   const answer = dollarsText(rounded, outScale);
   const name = showExpression(f.expr);
   const periods = reading.years.map((fiscalYear) => periodLabel({ fiscalYear }));
