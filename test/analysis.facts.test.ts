@@ -76,10 +76,15 @@ describe('fact question: periods as the question states them', () => {
     ).toEqual([{ text: 'q2 2024', quarter: 2, fiscalYear: 2024 }]);
   });
 
-  it('leaves a segment figure and an adjusted figure to a person', () => {
+  it('marks a segment figure as a part of the company and leaves an adjusted figure to a person', () => {
     expect(
-      readFactQuestion("What was Fixture Works' cloud segment revenue in Q2 2025?").status,
-    ).toBe('unsupported');
+      readFactQuestion("What was Fixture Works' cloud segment revenue in Q2 2025?"),
+    ).toMatchObject({ status: 'read', question: { partWords: 'segment' } });
+    // The fixture tags no segment: the part's words alone answer nothing.
+    expect(ask("What was Fixture Works' cloud segment revenue in Q2 2025?")).toMatchObject({
+      status: 'declined',
+      reason: expect.stringContaining('no product, segment or region this filing tags is named'),
+    });
     expect(readFactQuestion('What was adjusted operating income in Q2 2025?')).toEqual({
       status: 'unsupported',
       reason: '"adjusted": not a reported figure',

@@ -31,6 +31,7 @@ import { readFactQuestion } from './fact-question';
 import { fiscalCalendar, type PeriodInfo } from './fiscal-calendar';
 import { matchPeriods, periodLabel, periodText, type PeriodMatch } from './period-match';
 import { readPrinted, type PrintedReading } from './printed-reading';
+import { namedPart, partMembers } from './segment-member';
 import { type DeiSummary } from '../../../workflows/inline-fact';
 
 type Output = ToolOutput<'extract_metric'>;
@@ -40,8 +41,11 @@ type Unit = 'USD' | 'percent' | 'ratio' | 'shares' | 'USD/share';
 export const FACT_ANSWER_CONFIDENCE = 0.97;
 
 export type FactAnswer =
-  /** Computed from facts, every operand agreeing with its printed reading. */
-  | { status: 'answered'; output: Output }
+  /**
+   * Computed from facts, every operand agreeing with its printed reading; `part` names the
+   * part of the company answered (null for the company total).
+   */
+  | { status: 'answered'; output: Output; part: string | null }
   /** A fact and the printed table disagree: a person reconciles them (both are cited). */
   | { status: 'disagreed'; output: Output }
   /** The fact path does not answer this question; the text path does what it can. */
@@ -194,6 +198,8 @@ export function answerFromFacts(input: {
   question: string;
   pages: PageText[];
   facts: readonly StoredFact[];
+  /** Facts of parts of the company (a product, segment or region member), when loaded. */
+  partFacts?: readonly StoredFact[];
   dei: DeiSummary;
 }): FactAnswer {
   const reading = readFactQuestion(input.question);
@@ -213,7 +219,29 @@ export function answerFromFacts(input: {
       status: 'declined',
       reason: 'the filing does not state its fiscal year focus and period end (dei)',
     };
-  const index = new FactIndex(input.facts, cal);
+  // The part of the company the question names, by the filing's own members: its facts,
+  // never the total, answer it.
+  const part = namedPart(input.question, partMembers(input.partFacts ?? []));
+  if (part.status === 'several')
+    return {
+      status: 'declined',
+      reason: `the question names several parts of the company (${part.words.join(', ')}); the fact path answers one`,
+    };
+  if (part.status === 'none' && q.partWords)
+    return {
+      status: 'declined',
+      reason: `"${q.partWords}": a part of the company, and no product, segment or region this filing tags is named`,
+    };
+  if (part.status === 'one' && q.kind === 'formula')
+    return {
+      status: 'declined',
+      reason: `a ratio of one part of the company (${part.words}) is not computed from facts`,
+    };
+  const partWords = part.status === 'one' ? part.words : null;
+  const index =
+    part.status === 'one'
+      ? new FactIndex(input.partFacts ?? [], cal, part.members)
+      : new FactIndex(input.facts, cal);
   const count = q.operation === 'level' ? 1 : 2;
   const opts = { withNoncontrolling: q.withNoncontrolling };
   const matches = new Map<string, PeriodMatch>();
@@ -244,7 +272,12 @@ export function answerFromFacts(input: {
     const period = pm.periods.find((p) => p.fiscalYear === fiscalYear);
     if (!period) return notFound(`no period of fiscal ${fiscalYear} asked`);
     const candidates = index.factsFor(metric, period, opts).filter((f) => f.value !== null);
-    if (candidates.length === 0) return notFound(`no company-total fact for ${periodText(period)}`);
+    if (candidates.length === 0)
+      return notFound(
+        partWords
+          ? `no fact of ${partWords} for ${periodText(period)}`
+          : `no company-total fact for ${periodText(period)}`,
+      );
     // Concepts that mean the same line item must report the same amount; two different
     // amounts are two different lines, and which one is asked a person decides.
     const amounts = new Set(candidates.map((f) => toString(dec(f.value!))));
@@ -256,7 +289,7 @@ export function answerFromFacts(input: {
     // printed in a row that names the line item.
     const read = candidates.map((f) => ({
       f,
-      printed: readPrinted(f, metric, period, input.pages),
+      printed: readPrinted(f, metric, period, input.pages, partWords),
     }));
     const chosen = read.find((r) => r.printed.agreed) ?? read[0]!;
     const fact = chosen.f;
@@ -421,10 +454,18 @@ export function answerFromFacts(input: {
     q.kind === 'metric' && q.operation === 'level',
   );
   const delivered: AnswerForm = { ...asked, scale: scaled ? scale : null, rounding };
-  const name =
+  const itemName =
     q.kind === 'formula'
       ? getFormula(q.formula!)!.name
       : (factMetric(q.metric!)?.name ?? q.metric!);
+  // A reportable segment is named so ("Revenue of Europe segment"): the question's
+  // "segment" qualifies the part, not the line item.
+  const segment =
+    part.status === 'one' &&
+    part.members.some(
+      (m) => m.dimension === 'us-gaap:StatementBusinessSegmentsAxis' || /Segment/.test(m.member),
+    );
+  const name = partWords ? `${itemName} of ${partWords}${segment ? ' segment' : ''}` : itemName;
   const label =
     q.operation === 'level' ? name : `${q.operation === 'change' ? 'change' : 'growth'} of ${name}`;
   const periodNote = periods.map(periodText).join(' → ');
@@ -517,6 +558,7 @@ export function answerFromFacts(input: {
   };
   return {
     status: 'answered',
+    part: partWords,
     output: {
       status: 'structured',
       answer: text,

@@ -8,6 +8,7 @@ import {
 import type { PageStore } from '../page-store';
 import { answerFromFacts, declinedReadings } from './answer-from-facts';
 import type { FactStore } from './fact-store';
+import { namesPart } from './segment-member';
 
 type Output = ToolOutput<'extract_metric'>;
 type ExtractMetric = (raw: ToolInput<'extract_metric'>) => Promise<Output>;
@@ -39,6 +40,7 @@ export function withFacts(
       question: input.question,
       pages: docPages,
       facts: filing.facts,
+      partFacts: filing.partFacts,
       dei: filing.dei,
     });
     if (fromFacts.status === 'declined') {
@@ -46,10 +48,18 @@ export function withFacts(
       return { ...out, readings: declinedReadings(fromFacts.reason) };
     }
     if (fromFacts.status === 'disagreed') return fromFacts.output;
-    // The text path's own answer, when it has one, must be the same number.
+    // The text path's own answer, when it has one, must be the same number. For a part of
+    // the company it is a reading of that part only when its row names the part: a text path
+    // that read the company total read another line.
     const text = await textPath({ ...raw, allowLlm: false });
     const answer = fromFacts.output;
+    const part = fromFacts.part;
+    const textReadsIt =
+      part === null ||
+      (text.form?.labels?.read ?? []).some((r) => namesPart(r.label, part)) ||
+      (text.form?.labels?.read ?? []).some((r) => r.heading !== null && namesPart(r.heading, part));
     if (
+      textReadsIt &&
       text.status === 'structured' &&
       text.value !== null &&
       answer.value !== null &&

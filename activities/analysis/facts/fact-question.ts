@@ -34,6 +34,11 @@ export const FactQuestionSchema = z.object({
   priorYearImplied: z.boolean(),
   /** Equity including noncontrolling interests asked for explicitly. */
   withNoncontrolling: z.boolean(),
+  /**
+   * Words that say the question asks about a part of the company ("segment", "automotive
+   * revenue"): answered only from the member the question names (segment-member.ts).
+   */
+  partWords: z.string().optional(),
 });
 export type FactQuestion = z.infer<typeof FactQuestionSchema>;
 
@@ -175,7 +180,7 @@ const FORMULA_WORDS: readonly { re: RegExp; formula: string }[] = [
   { re: /\bworking capital\b/, formula: 'working_capital' },
 ];
 
-/** A part of the company rather than its total: a person (or a segment reader) decides. */
+/** A part of the company rather than its total: only a member the question names answers it. */
 const PART_OF_COMPANY =
   /\bsegments?\b|\bdivisions?\b|\bbusiness(?:es)?\b|\bregions?\b|\bgeograph\w*|\b(?:product|products|services?|subscription|hardware|software|automotive|energy|international|domestic|americas|europe|china|asia|emea|wholesale|retail|online)\s+(?:revenues?|sales|segment|income)\b|\b(?:revenues?|sales) (?:from|by|in) (?!(?:the )?(?:company|fiscal|full|year|quarter|period|first|second|third|fourth|q[1-4]|fy|h[12]|\d))/;
 const NOT_REPORTED =
@@ -233,11 +238,6 @@ export function readFactQuestion(question: string): FactQuestionReading {
   if (notReported)
     return { status: 'unsupported', reason: `"${notReported[0]}": not a reported figure` };
   const part = PART_OF_COMPANY.exec(main);
-  if (part)
-    return {
-      status: 'unsupported',
-      reason: `"${part[0]}": a part of the company, not its total (segment members are not read yet)`,
-    };
 
   const scale = parseRequestedScale(text) ?? undefined;
   const currencyAsked = /\$|\busd\b|\bdollars?\b|\b(?:thousands|millions|billions)\b/.test(text);
@@ -299,6 +299,7 @@ export function readFactQuestion(question: string): FactQuestionReading {
         /\bincluding (?:the )?(?:portion attributable to )?(?:non-?controlling|minority)\b|\bincluding noncontrolling\b/.test(
           text,
         ),
+      ...(part ? { partWords: part[0] } : {}),
     },
   };
 }

@@ -5,14 +5,17 @@ import {
   type StoredFact,
 } from '../../../db/repositories/filing-facts';
 import { type DeiSummary } from '../../../workflows/inline-fact';
+import { PART_AXES } from './segment-member';
 
 /** A filing's company-total facts and dei summary, as the fact path reads them. */
 export interface FilingFacts {
   dei: DeiSummary;
   facts: StoredFact[];
+  /** Numeric facts of parts of the company: a member on a product, segment or region axis. */
+  partFacts: StoredFact[];
 }
 
-/** Company-total facts of one filing: real 10-Ks carry a few thousand. */
+/** Company-total facts of one filing (real 10-Ks carry a few thousand), and as many dimensional ones. */
 const MAX_FACTS = 10_000;
 
 /**
@@ -49,6 +52,13 @@ export class FactStore {
       dimensions: 'none',
       limit: MAX_FACTS,
     });
-    return { dei: set.dei, facts };
+    const dimensional = await queryFilingFacts(this.db, orgId, documentId, {
+      dimensions: 'any',
+      limit: MAX_FACTS + facts.length,
+    });
+    const partFacts = dimensional.filter(
+      (f) => f.numeric && f.dimensions.some((d) => PART_AXES.has(d.dimension)),
+    );
+    return { dei: set.dei, facts, partFacts };
   }
 }

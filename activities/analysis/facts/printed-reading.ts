@@ -5,6 +5,7 @@ import { convertScale, scaleForOffset, type Scale } from '../extraction/scale';
 import type { IndexedLine, PageText } from '../extraction/statement-table';
 import { factMetric, rowNamesMetric } from './concept-map';
 import type { PeriodInfo } from './fiscal-calendar';
+import { namesPart } from './segment-member';
 
 /**
  * The second reading of a fact: the number printed in the rendered statement table at the
@@ -71,12 +72,18 @@ function headingFits(
   return true;
 }
 
-/** Reads the printed table at a fact's place and compares it with the fact (see the module comment). */
+/**
+ * Reads the printed table at a fact's place and compares it with the fact (see the module
+ * comment). For a part of the company (`part`, the words the question names it by), the row or
+ * its column heading must name that part, and a row that does not name it itself ("Net sales"
+ * under "Greater China:", or under a "Beauty" column) must name the line item.
+ */
 export function readPrinted(
   fact: StoredFact,
   metricId: string,
   period: PeriodInfo,
   pages: PageText[],
+  part: string | null = null,
 ): PrintedReading {
   const none = (reason: string): PrintedReading => ({
     agreed: false,
@@ -103,11 +110,34 @@ export function readPrinted(
       `fact ${fact.factId} is not a cell of a table row on p.${loc.page} ("${line.text.trim().slice(0, 80)}")`,
     );
   const names = rowNames(lines, at);
-  const label = names.find((n) => rowNamesMetric(metricId, n)) ?? names[0] ?? '';
   const reasons: string[] = [];
   const metric = factMetric(metricId);
-  if (!rowNamesMetric(metricId, label))
-    reasons.push(`the row "${label}" does not name ${metric?.name ?? metricId}`);
+  // The column: its heading, when the header maps one heading to each value column.
+  const cols = line.header?.columns ?? [];
+  const n = line.row.cells.length;
+  // One heading per value column, or a repeated block ("2025 2024" under "Three Months" and
+  // "Six Months"); a header the reader split across lines maps no column and is not checked.
+  const col =
+    cols.length === n
+      ? cols[cellIndex]
+      : cols.length > 1 && n % cols.length === 0
+        ? cols[cellIndex % cols.length]
+        : undefined;
+  let label: string;
+  if (part === null) {
+    label = names.find((nm) => rowNamesMetric(metricId, nm)) ?? names[0] ?? '';
+    if (!rowNamesMetric(metricId, label))
+      reasons.push(`the row "${label}" does not name ${metric?.name ?? metricId}`);
+  } else {
+    const own = names[0] ?? '';
+    const partRow = names.find((nm) => namesPart(nm, part));
+    const partColumn = col !== undefined && namesPart(col.raw, part);
+    label = partRow ?? (partColumn ? `${col.raw} ${own}` : own);
+    if (!partRow && !partColumn)
+      reasons.push(`neither the row "${own}" nor its column names ${part}`);
+    else if (!namesPart(own, part) && !names.some((nm) => rowNamesMetric(metricId, nm)))
+      reasons.push(`the row "${own}" does not name ${metric?.name ?? metricId}`);
+  }
   // The scale a person reads: the table's declaration (per-share figures are printed in units).
   const decl = scaleAt(pages, loc.page, line.start);
   let scale: Scale | null = null;
@@ -130,17 +160,6 @@ export function readPrinted(
     reasons.push(`the fact is negative but "${cell.text}" is printed positive`);
   if (!negative && printedNegative && metric?.sign === 'as_printed' && !cell.parsed.dash)
     reasons.push(`the fact is positive but "${cell.text}" is printed negative`);
-  // The column: its heading, when the header maps one heading to each value column.
-  const cols = line.header?.columns ?? [];
-  const n = line.row.cells.length;
-  // One heading per value column, or a repeated block ("2025 2024" under "Three Months" and
-  // "Six Months"); a header the reader split across lines maps no column and is not checked.
-  const col =
-    cols.length === n
-      ? cols[cellIndex]
-      : cols.length > 1 && n % cols.length === 0
-        ? cols[cellIndex % cols.length]
-        : undefined;
   if (col && !headingFits(col, period))
     reasons.push(
       `the column is headed "${col.raw}", the fact is for ${period.start ?? ''}${period.start ? '..' : ''}${period.end}`,
