@@ -194,6 +194,12 @@ describe('answers for a part come from its member’s facts, checked against its
         'What was the growth of Cloud segment net sales from 2023 to 2024, in percent to one decimal?',
       ).output.answer,
     ).toBe('20.0%');
+    // "grow" with a percent asked is a growth rate.
+    expect(
+      answered(
+        'How much did Cloud segment net sales grow from 2023 to 2024, in percent to one decimal?',
+      ).output.answer,
+    ).toBe('20.0%');
   });
 
   it('never answers a named part with the company total', () => {

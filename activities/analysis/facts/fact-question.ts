@@ -246,6 +246,7 @@ export function readFactQuestion(question: string): FactQuestionReading {
   // "Gross margin" in dollars is the gross profit line (some filers print it so).
   if (formula === 'gross_margin' && currencyAsked && !percentAsked) formula = undefined;
   const growth =
+    (percentAsked && /\bgrow\b/.test(main)) ||
     /\bgrowth\b|\bgrew\b|\bgrow or shrink\b|\bpercent(?:age)? change\b|% change\b|\bby what percent(?:age)?\b|\bin percentage terms\b|\bchange[^.?]*\b(?:as a |in )percent(?:age)?\b/.test(
       text,
     );
