@@ -1,6 +1,6 @@
 import { parseInlineXbrl } from '../activities/documents/inline-xbrl';
 import type { StoredFact } from '../db/repositories/filing-facts';
-import { answerFromFacts } from '../activities/analysis/facts/answer-from-facts';
+import { answerFromFacts, initialsOf } from '../activities/analysis/facts/answer-from-facts';
 import {
   memberNames,
   namedPart,
@@ -23,6 +23,7 @@ const MEMBERS: Record<string, [string, string]> = {
   HOME: ['srt:ProductOrServiceAxis', 'sw:HomeAndGardenMember'],
   TOOLS: ['srt:ProductOrServiceAxis', 'sw:ToolsMember'],
   ONLY: ['us-gaap:StatementGeographicalAxis', 'sw:WorldwideMember'],
+  FREIGHT: ['srt:ProductOrServiceAxis', 'us-gaap:CargoAndFreightMember'],
 };
 function context(id: string): string {
   const [year, part] = id.split('_') as [keyof typeof YEARS, string | undefined];
@@ -72,7 +73,17 @@ ${row('Operating income', OI, '_DEVICES', '50', '50')}
 <div><p>NET SALES BY CATEGORY</p><p>(in millions)</p><table>${HEAD}
 ${row('Home &amp; Garden', REV, '_HOME', '700', '610')}
 ${row('Other products', REV, '_TOOLS', '300', '290')}
+${row('Freight revenues', REV, '_FREIGHT', '120', '100')}
 </table></div>
+<hr style="page-break-after:always"/>
+<div><p>Net sales by region were as follows for the years presented in this note (in billions):</p>
+<table>${HEAD}<tr><td>Americas</td><td>$ 0.6</td><td>$ 0.5</td></tr></table>
+<p>No single customer accounted for more than ten percent of net sales in any of the years presented here.</p>
+<p>Fiscal 2024</p>
+<table><tr><td></td><td>Cloud</td><td>Devices</td></tr>
+<tr><td>Research and development</td><td>$ ${fact('us-gaap:ResearchAndDevelopmentExpense', 'FY24_CLOUD', '80')}</td><td>$ ${fact('us-gaap:ResearchAndDevelopmentExpense', 'FY24_DEVICES', '20')}</td></tr>
+</table>
+<p>Amounts in millions of dollars except per share amounts or as otherwise specified</p></div>
 </body></html>`;
 
 function stored(f: InlineFact): StoredFact {
@@ -161,6 +172,13 @@ describe('the part of the company a question names, from the filing’s own memb
     ).toMatchObject({ status: 'several' });
   });
 
+  it('knows the filer by its initials, as questions write them', () => {
+    expect(initialsOf('The Procter & Gamble Company')).toEqual(['p&g', 'pg']);
+    expect(initialsOf('International Business Machines Corporation')).toEqual(['ibm']);
+    expect(initialsOf('Union Pacific Corporation')).toEqual([]);
+    expect(initialsOf('Apple Inc.')).toEqual([]);
+  });
+
   it('does not take the only member of an axis for a part of the company', () => {
     expect(partMembers(partFacts).map((p) => p.member)).not.toContain('sw:WorldwideMember');
     expect(partMembers(partFacts).map((p) => p.member)).toContain('sw:CloudSegmentMember');
@@ -200,6 +218,26 @@ describe('answers for a part come from its member’s facts, checked against its
         'How much did Cloud segment net sales grow from 2023 to 2024, in percent to one decimal?',
       ).output.answer,
     ).toBe('20.0%');
+  });
+
+  it('knows a member by the row its facts are printed in, when that name is its own', () => {
+    // us-gaap:CargoAndFreightMember is printed as "Freight revenues".
+    expect(
+      answered('What were freight revenues in fiscal 2024, in USD millions?').output.answer,
+    ).toBe('$120 million');
+  });
+
+  it('reads a segment column by its heading, in the scale the page declares for it', () => {
+    // The "(in billions)" of the sentence before the first table speaks for that table only;
+    // the page's "Amounts in millions" line governs the segment table.
+    const r = answered(
+      'What was research and development expense of the Devices segment in fiscal 2024, in USD millions?',
+    );
+    expect(r.output.answer).toBe('$20 million');
+    expect(r.output.readings).toMatchObject({
+      agreed: true,
+      operands: [{ printed: { label: 'Devices Research and development' } }],
+    });
   });
 
   it('never answers a named part with the company total', () => {

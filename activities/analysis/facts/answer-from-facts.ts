@@ -31,7 +31,7 @@ import { readFactQuestion } from './fact-question';
 import { fiscalCalendar, type PeriodInfo } from './fiscal-calendar';
 import { matchPeriods, periodLabel, periodText, type PeriodMatch } from './period-match';
 import { readPrinted, type PrintedReading } from './printed-reading';
-import { namedPart, partMembers } from './segment-member';
+import { namedPart, partMembers, withPrintedNames } from './segment-member';
 import { type DeiSummary } from '../../../workflows/inline-fact';
 
 type Output = ToolOutput<'extract_metric'>;
@@ -114,6 +114,34 @@ export function factCitation(docId: string, fact: StoredFact, pages: PageText[])
       displayed: fact.displayedText,
     },
   };
+}
+
+/**
+ * The filer's initials, as questions write them: "The Procter & Gamble Company" is "p&g" and
+ * "pg", "International Business Machines Corporation" is "ibm". Legal-form words do not count;
+ * a one-word name has none, and two plain letters are too common a word to count.
+ */
+export function initialsOf(registrantName: string): string[] {
+  const words = registrantName
+    .toLowerCase()
+    .match(/[a-z0-9]+|&/g)
+    ?.filter(
+      (w) =>
+        !/^(?:the|company|co|inc|incorporated|corp|corporation|ltd|plc|llc|lp|sa|ag|nv|se)$/.test(
+          w,
+        ),
+    );
+  const named = (words ?? []).filter((w) => w !== '&');
+  if (named.length < 2) return [];
+  const withAmp = (words ?? []).map((w) => (w === '&' ? '&' : w[0]!)).join('');
+  const plain = named.map((w) => w[0]!).join('');
+  // Two plain letters ("up") are a word of their own more often than a name.
+  return [
+    ...new Set([
+      ...(withAmp.includes('&') ? [withAmp] : []),
+      ...(plain.length >= 3 || withAmp.includes('&') ? [plain] : []),
+    ]),
+  ];
 }
 
 function withThousands(s: string): string {
@@ -221,7 +249,15 @@ export function answerFromFacts(input: {
     };
   // The part of the company the question names, by the filing's own members: its facts,
   // never the total, answer it.
-  const part = namedPart(input.question, partMembers(input.partFacts ?? []));
+  const part = namedPart(
+    input.question,
+    withPrintedNames(
+      partMembers(input.partFacts ?? []),
+      input.partFacts ?? [],
+      input.facts,
+      input.pages,
+    ),
+  );
   if (part.status === 'several')
     return {
       status: 'declined',
@@ -545,6 +581,7 @@ export function answerFromFacts(input: {
             .toLowerCase()
             .split(/[^a-z0-9&]+/)
             .filter((w) => w.length > 0),
+          ...initialsOf(input.dei.registrantName ?? ''),
           ...coverWords(input.pages),
         ]),
       ].slice(0, 400),

@@ -52,9 +52,59 @@ function rowNames(lines: IndexedLine[], at: number): string[] {
   return names.filter((n) => n !== '');
 }
 
+/**
+ * The title printed just above the table's heading line ("United States and Canada (UCAN)"
+ * over "Year ended December 31," and "2024 2023"): at most two value-less lines. It names the
+ * part of the company a table is about, never the line item (only the part check reads it).
+ */
+function tableTitles(lines: IndexedLine[], at: number): string[] {
+  const headerAt = lines[at]?.header?.lineIndex;
+  if (headerAt === undefined) return [];
+  const i = lines.findIndex((l) => l.index === headerAt);
+  const out: string[] = [];
+  for (let k = i - 1; k >= 0 && k >= i - 3 && out.length < 2; k--) {
+    const l = lines[k]!;
+    if (l.row.cells.length > 0) break;
+    const text = l.text.trim();
+    if (text !== '' && text.length <= 80) out.push(text);
+  }
+  return out;
+}
+
+/** A line of running prose: a long sentence, not a heading or a row. */
+const isProse = (text: string) => {
+  const t = text.trim();
+  return t.length >= 60 && (t.match(/[a-z]{2,}/gi)?.length ?? 0) >= 8 && /[.:]$/.test(t);
+};
+
+/**
+ * The scale that governs a row: the nearest declaration above it, except one stated inside a
+ * sentence ("… were as follows (in billions):") once more prose follows — such a declaration
+ * speaks for the table it introduces. The page's own declaration, a line by itself ("Amounts
+ * in millions of dollars except … as otherwise specified", printed as a running header or
+ * footer), governs the rest of the page, wherever the page prints it.
+ */
 function scaleAt(pages: PageText[], page: number, offset: number) {
   const p = indexDocument(pages).pages.find((x) => x.page === page);
-  return p ? (scaleForOffset(p.scales, offset) ?? p.scales[0] ?? null) : null;
+  if (!p) return null;
+  const lineOf = (d: { offset: number }) =>
+    p.lines.find((l) => l.start <= d.offset && d.offset < l.end);
+  const standalone = (d: { offset: number; text: string }) => {
+    const line = lineOf(d);
+    return line !== undefined && line.text.trim().length <= d.text.trim().length + 20;
+  };
+  const above = p.scales.filter((d) => d.offset <= offset);
+  for (let i = above.length - 1; i >= 0; i--) {
+    const d = above[i]!;
+    const line = lineOf(d);
+    const spent =
+      line !== undefined &&
+      !standalone(d) &&
+      p.lines.some((l) => l.start > line.end && l.end <= offset && isProse(l.text));
+    if (!spent) return d;
+  }
+  if (above.length > 0) return p.scales.find((d) => d.offset > offset && standalone(d)) ?? null;
+  return scaleForOffset(p.scales, offset) ?? p.scales[0] ?? null;
 }
 
 /** Whether a printed column heading names the period's year (or its fiscal year). */
@@ -129,13 +179,36 @@ export function readPrinted(
     if (!rowNamesMetric(metricId, label))
       reasons.push(`the row "${label}" does not name ${metric?.name ?? metricId}`);
   } else {
-    const own = names[0] ?? '';
-    const partRow = names.find((nm) => namesPart(nm, part));
-    const partColumn = col !== undefined && namesPart(col.raw, part);
-    label = partRow ?? (partColumn ? `${col.raw} ${own}` : own);
-    if (!partRow && !partColumn)
+    const own = line.row.label.trim() || names[0] || '';
+    // A value-less line of as many headings as the row has cells ("Beauty   Grooming   …")
+    // heads each column in order: the cell's own heading names the part, not the whole line.
+    const prev = lines[at - 1];
+    const headings = prev && prev.row.cells.length === 0 ? prev.text.trim().split(/\s{3,}/) : [];
+    const inColumns = headings.length >= 2;
+    const heading =
+      inColumns && headings.length === line.row.cells.length ? headings[cellIndex] : undefined;
+    const rowLabels = inColumns ? names.filter((nm) => nm !== line.contextRaw) : names;
+    const partRow =
+      rowLabels.find((nm) => namesPart(nm, part)) ??
+      tableTitles(lines, at)
+        .filter((t) => namesPart(t, part))
+        .map((t) => `${t} ${own}`)[0];
+    const columnHeading =
+      col !== undefined && namesPart(col.raw, part)
+        ? col.raw
+        : heading !== undefined && namesPart(heading, part)
+          ? heading
+          : null;
+    label = partRow ?? (columnHeading !== null ? `${columnHeading} ${own}` : own);
+    // The line item: a row of the part may qualify it ("Streaming revenues", "Automotive
+    // sales"), so the words that end the label may name it.
+    const words = own.split(/\s+/);
+    const namesItem =
+      rowLabels.some((nm) => rowNamesMetric(metricId, nm)) ||
+      words.some((_, k) => k > 0 && rowNamesMetric(metricId, words.slice(k).join(' ')));
+    if (!partRow && columnHeading === null)
       reasons.push(`neither the row "${own}" nor its column names ${part}`);
-    else if (!namesPart(own, part) && !names.some((nm) => rowNamesMetric(metricId, nm)))
+    else if (!namesPart(own, part) && !namesItem)
       reasons.push(`the row "${own}" does not name ${metric?.name ?? metricId}`);
   }
   // The scale a person reads: the table's declaration (per-share figures are printed in units).

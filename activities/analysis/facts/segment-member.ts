@@ -42,6 +42,12 @@ const COUNTRY_NAMES: Readonly<Record<string, readonly string[]>> = {
 export interface PartMember {
   dimension: string;
   member: string;
+  /**
+   * The filer's own printed names of the member: the row label where one of its facts is
+   * displayed ("Freight revenues" for `us-gaap:CargoAndFreightMember`), kept only when no
+   * other member and no company total is printed under it and it has a word of its own.
+   */
+  printed?: string[];
 }
 
 export type NamedPart =
@@ -130,10 +136,71 @@ export function partMembers(facts: readonly StoredFact[]): PartMember[] {
   return [...seen.values()].filter((m) => (perAxis.get(m.dimension) ?? 0) > 1);
 }
 
+/** Words that name no part by themselves ("Total", "Net sales", "Other revenues"). */
+const GENERIC_WORDS = new Set(
+  (
+    'total net gross other others sales sale revenue revenues income incomes operating operations ' +
+    'segment segments and of the from in by for all products product services service ' +
+    'amount amounts consolidated company reportable'
+  ).split(' '),
+);
+
+/** The row label printed before the figures of the line at `offset` ("Freight revenues   $ 22,811"). */
+function printedLabel(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const before = text.slice(start, offset);
+  const cut = before.search(/[$(\d]/);
+  return (cut >= 0 ? before.slice(0, cut) : before).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Adds each member's printed names (see `PartMember.printed`): the labels of the rows its facts
+ * are displayed in, minus those printed for another member or for a company total, and those
+ * of generic words only.
+ */
+export function withPrintedNames(
+  members: readonly PartMember[],
+  partFacts: readonly StoredFact[],
+  totalFacts: readonly StoredFact[],
+  pages: readonly { page: number; text: string }[],
+): PartMember[] {
+  const textOf = new Map(pages.map((p) => [p.page, p.text]));
+  const labelOf = (f: StoredFact): string | null => {
+    const text = f.location ? textOf.get(f.location.page) : undefined;
+    if (!f.location || text === undefined) return null;
+    const label = printedLabel(text, f.location.start).toLowerCase();
+    return label === '' ? null : label;
+  };
+  const totals = new Set(totalFacts.flatMap((f) => labelOf(f) ?? []));
+  const byLabel = new Map<string, Set<string>>();
+  for (const f of partFacts)
+    for (const d of f.dimensions) {
+      if (!d.member || !PART_AXES.has(d.dimension)) continue;
+      const label = labelOf(f);
+      if (label === null) continue;
+      const owners = byLabel.get(label) ?? new Set<string>();
+      owners.add(`${d.dimension}=${d.member}`);
+      byLabel.set(label, owners);
+    }
+  return members.map((m) => {
+    const key = `${m.dimension}=${m.member}`;
+    const printed = [...byLabel]
+      .filter(
+        ([label, owners]) =>
+          owners.size === 1 &&
+          owners.has(key) &&
+          !totals.has(label) &&
+          label.split(/[^a-z0-9]+/).some((w) => w.length > 1 && !GENERIC_WORDS.has(w)),
+      )
+      .map(([label]) => label);
+    return printed.length > 0 ? { ...m, printed } : m;
+  });
+}
+
 /** Which part of the company the question names, among the filing's members (module comment). */
 export function namedPart(question: string, members: readonly PartMember[]): NamedPart {
   const hits = members.flatMap((m) =>
-    memberNames(m.member).flatMap((name) =>
+    [...memberNames(m.member), ...(m.printed ?? [])].flatMap((name) =>
       occurrences(question, name).map((o) => ({ ...o, m, words: question.slice(o.start, o.end) })),
     ),
   );
