@@ -193,3 +193,9 @@ export const AnswerBody = z
     path: ['answer'],
   })
   .openapi('RequestAnswer');
+
+/** Who delivered a statement file, and its name (used in every error message). */
+export const StatementQuery = z.object({
+  connector: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a connector id such as bank-a'),
+  file: z.string().min(1).max(200),
+});

@@ -1,5 +1,4 @@
 import { ORG_ID_PATTERN } from '../workflows/org-id';
-import type { DefaultLogger } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
@@ -9,9 +8,6 @@ import { createMiddleware } from 'hono/factory';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { z } from 'zod';
-import type { Client } from '@temporalio/client';
-import type { Db } from '../db/connection';
 import { AnalysisClient, ReviewRefusedError } from '../client/analysis-client';
 import {
   ApprovalRefusedError,
@@ -24,67 +20,26 @@ import { AnswerRefusedError, RequestsClient } from '../client/requests-client';
 import { InvalidRequestError } from '../client/errors';
 import { loadConfig } from '../config/env';
 import { decisionSecret } from '../activities/identity/decision-secret';
-import { authenticateApiKey } from '../db/repositories/credentials';
-import { costRollup, getRunRecord, runsOfEvent } from '../db/repositories/agent-runs';
-import { eventTransitionsOf, getEvent } from '../db/repositories/events';
-import { membershipsOf } from '../db/repositories/inbox';
-import { listSubmissions } from '../db/repositories/operations';
-import { rolesInOrg } from '../db/repositories/organizations';
-import {
-  createBrowserSession,
-  endBrowserSession,
-  pruneBrowserSessions,
-} from '../db/repositories/sessions';
 import { checkInputBounds } from '../workflows/input-bounds';
-import { AnalysisRequestSchema } from '../workflows/analysis.contract';
-import { receiveInboundEmail } from '../client/receive-email';
-import { importStatementAsEvents } from '../client/intake-client';
 import { MAX_STATEMENT_BYTES } from '../activities/intake/import-statement';
 import { EmailLimitsSchema } from '../activities/intake/email';
-import { authenticate, authenticatePrincipal, personOf, type Caller } from './auth';
+import { authenticate, personOf } from './auth';
 import { mayDo, requireAction } from './authz';
-import { ACTIONS, type Action } from '../workflows/roles';
+import { type Action } from '../workflows/roles';
 import { HttpError } from './http-error';
 import { CodecBody, mountCodecRoutes } from './codec';
-import { createPayloadCodec, type PayloadCodecSetup } from '../client/codec/payload-codec';
-import { inboxFor, InboxItemSchema } from './inbox/items';
-import { registerInboxPages } from './inbox/routes';
-import { microUsdToUsd, queueStats, renderMetrics } from './operations';
-import { ProblemSchema, PROBLEM_CONTENT_TYPE, problemResponse } from './problem';
-import {
-  AnalysisBody,
-  AnalysisParams,
-  AnalysisStartResponse,
-  AnswerBody,
-  AnyObject,
-  CostQuery,
-  CostResponse,
-  DecisionBody,
-  EventAcceptedResponse,
-  EventBody,
-  EventParams,
-  LoginBody,
-  OrgParams,
-  QueueStatsResponse,
-  RequestParams,
-  ReviewBody,
-  RunParams,
-  SubmitResponse,
-  TrialBalanceQuery,
-  WriteBody,
-  WriteListQuery,
-  WriteParams,
-  WriteQuery,
-} from './schemas';
-import {
-  CSRF_HEADER,
-  SESSION_COOKIE,
-  SESSION_TTL_MS,
-  newSessionToken,
-  readCookie,
-  sessionKey as deriveSessionKey,
-  sessionTokenHash,
-} from './session';
+import { createPayloadCodec } from '../client/codec/payload-codec';
+import { problemResponse } from './problem';
+import { CSRF_HEADER, SESSION_COOKIE, sessionKey as deriveSessionKey } from './session';
+import { registerWritesRoutes } from './routes/writes';
+import { registerAnalysesRoutes } from './routes/analyses';
+import { registerEventsRoutes } from './routes/events';
+import { registerRequestsRoutes } from './routes/requests';
+import { registerOperationsRoutes } from './routes/operations';
+import { registerIntakeRoutes } from './routes/intake';
+import { registerSessionsRoutes } from './routes/sessions';
+import type { ApiDeps, Env, RouteKit } from './routes/kit';
+import { DEFAULT_WAIT_MS, ok, problems, secured } from './http';
 
 /**
  * The HTTP surface for services and people, on Hono with @hono/zod-openapi: the zod schemas
@@ -97,35 +52,8 @@ import {
  */
 const MAX_BODY = 1_000_000;
 const MAX_JSON_DEPTH = 32;
-/** How long a write or analysis call waits for its workflow to settle by default. */
-const DEFAULT_WAIT_MS = 30_000;
-const MAX_WAIT_MS = 60_000;
 
-export interface ApiDeps {
-  db: Db;
-  client: Client;
-  taskQueue: string;
-  /** The decision-proof secret (also keys the session cookies); default: the configured one. */
-  decisionSecret?: string;
-  /** Default wait for a write or analysis to settle before answering 202. */
-  waitMs?: number;
-  /**
-   * Structured logs (config/logging.ts): one JSON line per request (method, path, status, time,
-   * caller's org, request id) and the details of unexpected failures. Unset: errors to stderr.
-   */
-  logger?: Pick<DefaultLogger, 'info' | 'error'>;
-  /** Behind a TLS proxy (TRUST_PROXY=1): `X-Forwarded-Proto: https` makes the cookie Secure. */
-  trustProxy?: boolean;
-  /**
-   * The payload codec behind /codec (the Web UI's codec server); default: the configured one
-   * over `db` (null when TEMPORAL_PAYLOAD_CODEC=off).
-   */
-  codec?: PayloadCodecSetup | null;
-  /** Browser origins allowed on /codec; default CODEC_CORS_ORIGINS. */
-  codecCorsOrigins?: readonly string[];
-}
-
-type Env = { Variables: { caller: Caller } };
+export type { ApiDeps } from './routes/kit';
 
 /**
  * Nesting depth of a JSON text, counted in one linear pass before parsing (so a body of a
@@ -194,47 +122,6 @@ function toHttp(err: unknown, logger?: ApiDeps['logger']): HttpError {
   else console.error('api: unexpected error', err);
   return new HttpError(500, 'InternalError', 'Internal error; the operator log has the details');
 }
-
-/** BigInts (micro-dollars, sequence numbers) as decimal strings: JSON has no exact big integers. */
-function jsonSafe<T>(v: T): unknown {
-  return JSON.parse(
-    JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)),
-  );
-}
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(jsonSafe(body)), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-}
-
-/** `Prefer: respond-async` → no wait; `Prefer: wait=N` → N seconds (RFC 7240), capped. */
-function waitOf(c: Context, fallback: number): number {
-  const prefer = c.req.header('prefer') ?? '';
-  if (/\brespond-async\b/i.test(prefer)) return 0;
-  const m = /\bwait=(\d{1,4})\b/i.exec(prefer);
-  return m ? Math.min(Number(m[1]) * 1000, MAX_WAIT_MS) : fallback;
-}
-
-const problems = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((s) => [
-      s,
-      {
-        description: 'problem+json',
-        content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
-      },
-    ]),
-  );
-const ok = (description: string, schema: z.ZodType = AnyObject) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-const jsonBody = (schema: z.ZodType) => ({
-  body: { content: { 'application/json': { schema } }, required: true },
-});
-const secured: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
 
 export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
   const secret = deps.decisionSecret ?? decisionSecret(loadConfig());
@@ -414,561 +301,29 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     await next();
   });
 
-  // ---- writes ------------------------------------------------------------------------------
-  add(
-    route({
-      method: 'post',
-      path: '/v1/orgs/{org}/writes',
-      tags: ['writes'],
-      summary: 'Submit a write through the gateway (or dry-run it)',
-      description:
-        'Answers when the submission awaits approval (202) or is finished (200); past the wait, 202 with Location. `?dryRun=true` validates and scores without a workflow.',
-      security: secured,
-      middleware: [needs('submit_write')],
-      request: { params: OrgParams, query: WriteQuery, ...jsonBody(WriteBody) },
-      responses: {
-        200: ok('Applied (low lane), or the dry run', SubmitResponse),
-        202: ok('Awaiting approval or still evaluating; Location has its address', SubmitResponse),
-        ...problems(400, 401, 403, 409, 413, 422),
-      },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const { agentInstanceId, ...b } = WriteBody.parse(await c.req.json());
-      // The submitter is the authenticated principal; an agent's operator and permissions
-      // come from its stored record (checked again by the gateway), never from the body.
-      const write = {
-        ...b,
-        orgId: caller.orgId,
-        submitter:
-          caller.kind === 'user'
-            ? { kind: 'user' as const, userId: caller.userId }
-            : {
-                kind: 'agent' as const,
-                agentType: caller.agentId,
-                instanceId: agentInstanceId ?? `key:${caller.keyId}`,
-                operatorUserId: caller.operatorUserId,
-              },
-      };
-      if (c.req.query('dryRun') === 'true')
-        return json(200, await gateway.submit(write, { dryRun: true }));
-      const started = await gateway.submit(write);
-      const location = `/v1/orgs/${encodeURIComponent(caller.orgId)}/writes/${encodeURIComponent(b.idempotencyKey)}`;
-      const wait = waitOf(c, defaultWait);
-      const state =
-        wait > 0 ? await gateway.awaitSettled(caller.orgId, b.idempotencyKey, wait) : null;
-      return json(state?.status === 'completed' ? 200 : 202, { ...started, state }, { location });
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/writes',
-      tags: ['writes'],
-      summary: "The org's submissions, newest first",
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: OrgParams, query: WriteListQuery },
-      responses: { 200: ok('Submissions'), ...problems(401, 403) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const q = WriteListQuery.parse(c.req.query());
-      return json(200, {
-        submissions: await listSubmissions(deps.db, caller.orgId, q.status, q.limit ?? 100),
-      });
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/writes/{key}',
-      tags: ['writes'],
-      summary: "A submission's state (plan, risk, votes, result)",
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: WriteParams },
-      responses: { 200: ok('State'), ...problems(401, 403, 404) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      return json(200, await gateway.state(caller.orgId, c.req.param('key') ?? ''));
-    },
-  );
-
-  add(
-    route({
-      method: 'post',
-      path: '/v1/orgs/{org}/writes/{key}/decisions',
-      tags: ['writes'],
-      summary: 'Approve or reject, as the authenticated person (the approval Update)',
-      security: secured,
-      request: { params: WriteParams, ...jsonBody(DecisionBody) },
-      responses: { 200: ok('The vote counted'), ...problems(400, 401, 403, 404, 409) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const d = DecisionBody.parse(await c.req.json());
-      const ack = await gateway.decide(caller.orgId, c.req.param('key') ?? '', {
-        decision: d.decision,
-        approver: personOf(caller),
-        revision: d.revision,
-        planHash: d.planHash,
-        ...(d.note ? { note: d.note } : {}),
-      });
-      return json(200, ack);
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/trial-balance',
-      tags: ['ledger'],
-      summary: 'Trial balance, optionally as of a date',
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: OrgParams, query: TrialBalanceQuery },
-      responses: { 200: ok('Trial balance'), ...problems(400, 401, 403) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      return json(200, await gateway.trialBalance(caller.orgId, c.req.query('asOf') ?? undefined));
-    },
-  );
-
-  // ---- analyses ----------------------------------------------------------------------------
-  add(
-    route({
-      method: 'post',
-      path: '/v1/orgs/{org}/analyses',
-      tags: ['analyses'],
-      summary: 'Start an analysis',
-      description:
-        'Answers when the run is delivered (200) or waits for a reviewer (202); past the wait, 202 with Location.',
-      security: secured,
-      middleware: [needs('start_analysis')],
-      request: { params: OrgParams, ...jsonBody(AnalysisBody) },
-      responses: {
-        200: ok('Delivered', AnalysisStartResponse),
-        202: ok('Awaiting review or still running', AnalysisStartResponse),
-        ...problems(400, 401, 403),
-      },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const { request } = AnalysisBody.parse(await c.req.json());
-      const parsed = AnalysisRequestSchema.safeParse({
-        ...request,
-        orgId: caller.orgId,
-        requestedBy: caller.kind === 'user' ? `user:${caller.userId}` : `agent:${caller.agentId}`,
-      });
-      if (!parsed.success) throw HttpError.fromZod('analysis request', parsed.error);
-      const full = parsed.data;
-      const started = await analysis.start(full);
-      const location = `/v1/orgs/${encodeURIComponent(caller.orgId)}/analyses/${encodeURIComponent(full.requestId)}`;
-      const wait = waitOf(c, defaultWait);
-      const state =
-        wait > 0 ? await analysis.awaitSettled(caller.orgId, full.requestId, wait) : null;
-      return json(state?.status === 'completed' ? 200 : 202, { ...started, state }, { location });
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/analyses/{requestId}',
-      tags: ['analyses'],
-      summary: "An analysis run's state",
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: AnalysisParams },
-      responses: { 200: ok('State'), ...problems(401, 403, 404) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      return json(200, await analysis.state(caller.orgId, c.req.param('requestId') ?? ''));
-    },
-  );
-
-  add(
-    route({
-      method: 'post',
-      path: '/v1/orgs/{org}/analyses/{requestId}/review',
-      tags: ['analyses'],
-      summary: 'Approve, reject or correct, as the authenticated reviewer (the review Update)',
-      security: secured,
-      middleware: [reviewer],
-      request: { params: AnalysisParams, ...jsonBody(ReviewBody) },
-      responses: { 200: ok('The decision was taken'), ...problems(400, 401, 403, 404, 409) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const person = personOf(caller);
-      const r = ReviewBody.parse(await c.req.json());
-      return json(
-        200,
-        await analysis.review(caller.orgId, c.req.param('requestId') ?? '', {
-          ...r,
-          reviewer: person,
-        }),
-      );
-    },
-  );
-
-  // ---- events and agent runs ---------------------------------------------------------------
-  add(
-    route({
-      method: 'post',
-      path: '/v1/orgs/{org}/events',
-      tags: ['events'],
-      summary: 'Submit an event (deduplicated on its payload while one is active)',
-      security: secured,
-      middleware: [needs('submit_event')],
-      request: { params: OrgParams, ...jsonBody(EventBody) },
-      responses: {
-        202: ok('Accepted or recorded as a duplicate', EventAcceptedResponse),
-        ...problems(400, 401, 403),
-      },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const e = EventBody.parse(await c.req.json());
-      const accepted = await events.acceptEvent({ ...e, orgId: caller.orgId });
-      return json(202, accepted, {
-        location: `/v1/orgs/${encodeURIComponent(caller.orgId)}/events/${encodeURIComponent(accepted.eventId)}`,
-      });
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/events/{eventId}',
-      tags: ['events'],
-      summary: 'An event, its transitions and the agent runs it started',
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: EventParams },
-      responses: { 200: ok('Event'), ...problems(401, 403, 404) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const id = c.req.param('eventId') ?? '';
-      const event = await getEvent(deps.db, caller.orgId, id);
-      // Another org's event is not found here: ids never reveal what exists elsewhere.
-      if (!event || event.orgId !== caller.orgId)
-        throw new HttpError(404, 'NotFound', `No event ${id} in org ${caller.orgId}`);
-      const [transitions, runs] = await Promise.all([
-        eventTransitionsOf(deps.db, caller.orgId, id),
-        runsOfEvent(deps.db, caller.orgId, id),
-      ]);
-      return json(200, { event, transitions, runs });
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/agent-runs/{runId}',
-      tags: ['events'],
-      summary: 'An agent run: transitions, progress, submissions and model calls',
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: RunParams },
-      responses: { 200: ok('Run'), ...problems(401, 403, 404) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const id = c.req.param('runId') ?? '';
-      const record = await getRunRecord(deps.db, caller.orgId, id);
-      if (!record || record.run.orgId !== caller.orgId)
-        throw new HttpError(404, 'NotFound', `No agent run ${id} in org ${caller.orgId}`);
-      return json(200, record);
-    },
-  );
-
-  // ---- human requests ----------------------------------------------------------------------
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/requests',
-      tags: ['requests'],
-      summary: "The caller's open requests in this org (agents' requests, approvals, reviews)",
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: OrgParams },
-      responses: { 200: ok('Open requests'), ...problems(401, 403) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const person = personOf(caller);
-      return json(200, {
-        items: await requests.listInbox({ orgId: caller.orgId, userId: person.userId }),
-      });
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/requests/{requestId}',
-      tags: ['requests'],
-      summary: 'A request with its history (route, reminders, re-asks, answer)',
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: RequestParams },
-      responses: { 200: ok('Request'), ...problems(401, 403, 404) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const id = c.req.param('requestId') ?? '';
-      const r = await requests.getRequest(caller.orgId, id);
-      if (!r) throw new HttpError(404, 'NotFound', `No request ${id} in org ${caller.orgId}`);
-      return json(200, r);
-    },
-  );
-
-  add(
-    route({
-      method: 'post',
-      path: '/v1/orgs/{org}/requests/{requestId}/answer',
-      tags: ['requests'],
-      summary: "Answer a request as the authenticated person (the request's Update)",
-      security: secured,
-      middleware: [needs('answer_request')],
-      request: { params: RequestParams, ...jsonBody(AnswerBody) },
-      responses: {
-        200: ok('answered, or unclear / refused free text (the request stays open)'),
-        ...problems(400, 401, 403, 404, 409, 422),
-      },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const person = personOf(caller);
-      const body = AnswerBody.parse(await c.req.json());
-      const ack = await requests.answerRequest({
-        requestId: c.req.param('requestId') ?? '',
-        orgId: caller.orgId,
-        answeredBy: person.userId,
-        ...body,
-      });
-      return json(200, ack);
-    },
-  );
-
-  // ---- operations --------------------------------------------------------------------------
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/costs',
-      tags: ['operations'],
-      summary: 'Recorded model cost by agent, run or month',
-      security: secured,
-      middleware: [needs('read_costs')],
-      request: { params: OrgParams, query: CostQuery },
-      responses: { 200: ok('Cost rollup', CostResponse), ...problems(400, 401, 403) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      const q = CostQuery.parse(c.req.query());
-      const rows = await costRollup(deps.db, q.by, {
-        orgId: caller.orgId,
-        ...(q.month ? { month: q.month } : {}),
-      });
-      return json(200, {
-        orgId: caller.orgId,
-        by: q.by,
-        month: q.month ?? null,
-        rows: rows.map((r) => ({
-          ...r,
-          costMicroUsd: r.costMicroUsd.toString(),
-          costUsd: microUsdToUsd(r.costMicroUsd),
-        })),
-      });
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/orgs/{org}/queue',
-      tags: ['operations'],
-      summary:
-        'Queue statistics: task queue backlog, submissions, analyses, events and agent runs by state',
-      security: secured,
-      middleware: [needs('read')],
-      request: { params: OrgParams },
-      responses: { 200: ok('Queue statistics', QueueStatsResponse), ...problems(401, 403) },
-    }),
-    async (c) => {
-      const caller = c.get('caller');
-      return json(200, await queueStats(deps.db, deps.client, deps.taskQueue, caller.orgId));
-    },
-  );
-
-  // ---- intake ------------------------------------------------------------------------------
-  // Raw RFC 5322 MIME; attachments are ingested as documents, the payload is the event's.
-  app.post('/v1/orgs/:org/inbound-email', async (c) => {
-    const caller = c.get('caller');
-    requireAction(caller, 'receive_email');
-    const raw = Buffer.from(await c.req.arrayBuffer());
-    const r = await receiveInboundEmail(deps, { orgId: caller.orgId, raw, channel: 'api' });
-    if (!r.ok)
-      throw new HttpError(/TooLarge/.test(r.error.code) ? 413 : 422, r.error.code, r.error.message);
-    return json(202, r.payload);
-  });
-
-  // A connector sync's statement file (OFX, CAMT.053, MT940, CSV) as raw bytes: one
-  // connector.statement_imported event per statement, or the whole file refused (422, nothing
-  // imported) with the importer's typed error.
-  app.post('/v1/orgs/:org/statements', async (c) => {
-    const caller = c.get('caller');
-    requireAction(caller, 'import_statement');
-    const q = StatementQuery.safeParse({
-      connector: c.req.query('connector'),
-      file: c.req.query('file'),
-    });
-    if (!q.success)
-      throw new HttpError(
-        400,
-        'InvalidRequest',
-        q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-      );
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    const r = await importStatementAsEvents(deps, {
-      orgId: caller.orgId,
-      connectorId: q.data.connector,
-      file: q.data.file,
-      bytes,
-    });
-    if (!r.ok)
-      throw new HttpError(
-        r.error.code === 'TooLarge' ? 413 : 422,
-        r.error.code,
-        `${r.error.file}${r.error.line === null ? '' : `:${r.error.line}`}: ${r.error.message}`,
-      );
-    return json(202, {
-      format: r.format,
-      lines: r.lines,
-      events: r.events.map((e) => ({ eventId: e.eventId, status: e.status })),
-    });
-  });
-
-  // ---- sessions and the inbox --------------------------------------------------------------
-  add(
-    route({
-      method: 'post',
-      path: '/v1/sessions',
-      tags: ['sessions'],
-      summary: "Exchange a person's API key for an HttpOnly session cookie (the inbox)",
-      request: jsonBody(LoginBody),
-      responses: {
-        200: ok('Signed in; Set-Cookie carries the session'),
-        ...problems(400, 401, 403),
-      },
-    }),
-    async (c) => {
-      const { apiKey } = LoginBody.parse(await c.req.json());
-      const auth = await authenticateApiKey(deps.db, apiKey);
-      if (!auth.ok) throw new HttpError(401, 'Unauthenticated', 'The key was not accepted');
-      if (auth.principal.kind !== 'user')
-        throw new HttpError(
-          403,
-          'AgentCannotDecide',
-          'Sessions are for people; an agent uses its key',
-        );
-      if ((await rolesInOrg(deps.db, auth.principal.orgId, auth.principal.userId)).length === 0)
-        throw new HttpError(
-          403,
-          'NotAMember',
-          `User ${auth.principal.userId} has no role in org ${auth.principal.orgId}`,
-        );
-      const expiresAtMs = Date.now() + SESSION_TTL_MS;
-      // The session is a row; the cookie carries only a random token whose keyed hash finds it.
-      const { id, token } = newSessionToken();
-      await createBrowserSession(deps.db, {
-        id,
-        tokenHash: sessionTokenHash(sessionKey, token) as string,
-        keyId: auth.principal.keyId,
-        userId: auth.principal.userId,
-        orgId: auth.principal.orgId,
-        expiresAt: new Date(expiresAtMs),
-      });
-      // Old sessions go as new ones come: ended or expired more than 30 days ago. A prune that
-      // fails is logged and never costs the person their sign-in.
-      await pruneBrowserSessions(deps.db).catch((err: unknown) =>
-        deps.logger?.error('session prune failed', {
-          error: err instanceof Error ? err.message : String(err),
-        }),
-      );
-      const https =
-        new URL(c.req.url).protocol === 'https:' ||
-        (deps.trustProxy === true &&
-          c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https');
-      const secure = https ? '; Secure' : '';
-      return json(
-        200,
-        { userId: auth.principal.userId, expiresAt: new Date(expiresAtMs).toISOString() },
-        {
-          'set-cookie': `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_TTL_MS / 1000}${secure}`,
-          'cache-control': 'no-store',
-        },
-      );
-    },
-  );
-  // Signing out ends the session on the server: the cookie stops working even if kept.
-  add(
-    route({
-      method: 'delete',
-      path: '/v1/sessions',
-      tags: ['sessions'],
-      summary: 'Sign out: ends the session of the cookie on the server and clears the cookie',
-      responses: {
-        200: ok(
-          'Signed out (sessionEnded: false when the cookie named no live session)',
-          z.object({ signedOut: z.literal(true), sessionEnded: z.boolean() }),
-        ),
-      },
-    }),
-    async (c) => {
-      const token = readCookie(c.req.header('cookie'), SESSION_COOKIE);
-      const hash = token === undefined ? null : sessionTokenHash(sessionKey, token);
-      const ended = hash === null ? false : await endBrowserSession(deps.db, hash, 'logout');
-      return json(
-        200,
-        { signedOut: true, sessionEnded: ended },
-        { 'set-cookie': `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` },
-      );
-    },
-  );
-
-  add(
-    route({
-      method: 'get',
-      path: '/v1/inbox',
-      tags: ['sessions'],
-      summary: "The caller's task list in their key's org (approvals, reviews), with evidence",
-      security: secured,
-      responses: {
-        200: ok('Task list', z.object({ userId: z.string(), items: z.array(InboxItemSchema) })),
-        ...problems(401, 403),
-      },
-    }),
-    async (c) => {
-      const p = await authenticatePrincipal(deps.db, credentials(c), sessionKey);
-      if (p.kind !== 'user')
-        throw new HttpError(403, 'AgentCannotDecide', 'The inbox is for people');
-      return json(200, {
-        userId: p.userId,
-        items: await inboxFor(inboxDeps, p.userId, p.orgId),
-      });
-    },
-  );
-
-  registerInboxPages(app, inboxDeps, sessionKey);
+  const kit: RouteKit = {
+    app,
+    add,
+    route,
+    needs,
+    reviewer,
+    deps,
+    gateway,
+    analysis,
+    events,
+    requests,
+    inboxDeps,
+    defaultWait,
+    sessionKey,
+    credentials,
+  };
+  registerWritesRoutes(kit);
+  registerAnalysesRoutes(kit);
+  registerEventsRoutes(kit);
+  registerRequestsRoutes(kit);
+  registerOperationsRoutes(kit);
+  registerIntakeRoutes(kit);
+  registerSessionsRoutes(kit);
 
   // ---- the Temporal Web UI's codec server ----------------------------------------------------
   mountCodecRoutes(app, {
@@ -978,59 +333,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
     corsOrigins: deps.codecCorsOrigins ?? loadConfig().CODEC_CORS_ORIGINS,
   });
 
-  // ---- metrics and the document ------------------------------------------------------------
-  app.get('/metrics', async (c) => {
-    const p = await authenticatePrincipal(deps.db, credentials(c), sessionKey);
-    if (p.kind !== 'user')
-      throw new HttpError(403, 'ActionNotPermitted', 'Metrics are read by an owner or admin');
-    const readable: readonly string[] = ACTIONS.read_metrics;
-    // A person's key reads only the org it was issued for.
-    const orgs = (await membershipsOf(deps.db, p.userId))
-      .filter((m) => m.orgId === p.orgId && m.roles.some((r) => readable.includes(r)))
-      .map((m) => m.orgId);
-    if (orgs.length === 0)
-      throw new HttpError(
-        403,
-        'ActionNotPermitted',
-        `User ${p.userId} is owner or admin of no org`,
-      );
-    return new Response(await renderMetrics(deps.db, deps.client, deps.taskQueue, orgs), {
-      status: 200,
-      headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' },
-    });
-  });
-
-  // Routes outside the JSON schema flow, documented by hand.
-  app.openAPIRegistry.registerPath({
-    method: 'post',
-    path: '/v1/orgs/{org}/inbound-email',
-    tags: ['intake'],
-    summary:
-      'Receive a raw RFC 5322 message: attachments become documents, it an email.received event',
-    security: secured,
-    request: {
-      params: OrgParams,
-      body: { content: { 'message/rfc822': { schema: z.string() } }, required: true },
-    },
-    responses: { 202: ok('The email.received payload'), ...problems(401, 403, 413, 422) },
-  });
-  app.openAPIRegistry.registerPath({
-    method: 'post',
-    path: '/v1/orgs/{org}/statements',
-    tags: ['intake'],
-    summary:
-      'Import a bank statement file (OFX, CAMT.053, MT940, CSV): one connector.statement_imported event per statement, or nothing',
-    security: secured,
-    request: {
-      params: OrgParams,
-      query: StatementQuery,
-      body: { content: { 'application/octet-stream': { schema: z.string() } }, required: true },
-    },
-    responses: {
-      202: ok('The format, the number of lines and the events accepted'),
-      ...problems(400, 401, 403, 413, 422),
-    },
-  });
+  // ---- the document (routes outside the JSON schema flow are documented by their routers) --
   for (const op of ['decode', 'encode'] as const)
     app.openAPIRegistry.registerPath({
       method: 'post',
@@ -1046,20 +349,6 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
       },
       responses: { 200: ok('Payloads (protobuf JSON)'), ...problems(400, 401, 403, 413, 422) },
     });
-  app.openAPIRegistry.registerPath({
-    method: 'get',
-    path: '/metrics',
-    tags: ['operations'],
-    summary: 'Prometheus text for the orgs the caller owns or administers',
-    security: secured,
-    responses: {
-      200: {
-        description: 'text/plain; version=0.0.4',
-        content: { 'text/plain': { schema: z.string() } },
-      },
-      ...problems(401, 403),
-    },
-  });
 
   app.doc('/openapi.json', {
     openapi: '3.0.3',
@@ -1075,12 +364,6 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<Env> {
 }
 
 /** The API as a Node HTTP server (not yet listening): `listen`, `close` and `address` as usual. */
-/** Who delivered a statement file, and its name (used in every error message). */
-const StatementQuery = z.object({
-  connector: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a connector id such as bank-a'),
-  file: z.string().min(1).max(200),
-});
-
 export function createApiServer(deps: ApiDeps): Server {
   const app = createApiApp(deps);
   return createAdaptorServer({ fetch: app.fetch }) as Server;
