@@ -1,45 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseInlineXbrl } from '../activities/documents/inline-xbrl';
-import type { StoredFact } from '../db/repositories/filing-facts';
 import { answerFromFacts } from '../activities/analysis/facts/answer-from-facts';
 import { readFactQuestion, readPeriodRefs } from '../activities/analysis/facts/fact-question';
 import { fiscalCalendar } from '../activities/analysis/facts/fiscal-calendar';
 import { extensionMatches, rowNamesMetric } from '../activities/analysis/facts/concept-map';
-import { type InlineFact } from '../workflows/inline-fact';
+import { storedFact } from './support/inline-facts';
 
 /** A filing of the test fixtures as the fact path reads it (stored facts, company totals). */
 function filing(html: string) {
   const r = parseInlineXbrl(html);
   if (r.status !== 'facts') throw new Error(`fixture has no facts: ${r.status}`);
-  const stored = (f: InlineFact): StoredFact => ({
-    factId: f.id,
-    concept: f.concept,
-    conceptNs: f.conceptNs,
-    numeric: f.numeric,
-    value: f.value,
-    unit: f.unit,
-    decimals: f.decimals,
-    period:
-      f.period.type === 'instant'
-        ? { type: 'instant', start: null, end: f.period.instant }
-        : f.period.type === 'duration'
-          ? { type: 'duration', start: f.period.start, end: f.period.end }
-          : { type: 'forever', start: null, end: null },
-    dimensions: f.dimensions,
-    displayedText: f.displayedText,
-    hidden: f.hidden,
-    location: f.location,
-    duplicateIds: f.duplicateIds,
-    contextId: f.contextId,
-    unitId: f.unitId,
-    scale: f.scale,
-    sign: f.sign,
-    format: f.format,
-  });
   return {
     pages: r.pages.map((text, page) => ({ page, text })),
-    facts: r.facts.filter((f) => f.dimensions.length === 0).map(stored),
+    facts: r.facts.filter((f) => f.dimensions.length === 0).map(storedFact),
     dei: r.dei,
   };
 }

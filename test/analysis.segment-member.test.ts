@@ -1,5 +1,3 @@
-import { parseInlineXbrl } from '../activities/documents/inline-xbrl';
-import type { StoredFact } from '../db/repositories/filing-facts';
 import { answerFromFacts, initialsOf } from '../activities/analysis/facts/answer-from-facts';
 import {
   memberNames,
@@ -7,7 +5,7 @@ import {
   partMembers,
   type PartMember,
 } from '../activities/analysis/facts/segment-member';
-import { type InlineFact } from '../workflows/inline-fact';
+import { filingOf } from './support/inline-facts';
 
 /**
  * A part of the company (a segment, a product line, a region) is answered from the member the
@@ -86,42 +84,9 @@ ${row('Freight revenues', REV, '_FREIGHT', '120', '100')}
 <p>Amounts in millions of dollars except per share amounts or as otherwise specified</p></div>
 </body></html>`;
 
-function stored(f: InlineFact): StoredFact {
-  return {
-    factId: f.id,
-    concept: f.concept,
-    conceptNs: f.conceptNs,
-    numeric: f.numeric,
-    value: f.value,
-    unit: f.unit,
-    decimals: f.decimals,
-    period:
-      f.period.type === 'instant'
-        ? { type: 'instant', start: null, end: f.period.instant }
-        : f.period.type === 'duration'
-          ? { type: 'duration', start: f.period.start, end: f.period.end }
-          : { type: 'forever', start: null, end: null },
-    dimensions: f.dimensions,
-    displayedText: f.displayedText,
-    hidden: f.hidden,
-    location: f.location,
-    duplicateIds: f.duplicateIds,
-    contextId: f.contextId,
-    unitId: f.unitId,
-    scale: f.scale,
-    sign: f.sign,
-    format: f.format,
-  };
-}
-
-const parsed = parseInlineXbrl(HTML);
-if (parsed.status !== 'facts') throw new Error(`fixture has no facts: ${parsed.status}`);
-const pages = parsed.pages.map((text, page) => ({ page, text }));
-const all = parsed.facts.map(stored);
-const facts = all.filter((f) => f.dimensions.length === 0);
-const partFacts = all.filter((f) => f.dimensions.length > 0);
+const { pages, facts, partFacts, dei } = filingOf(HTML);
 const ask = (question: string) =>
-  answerFromFacts({ docId: 'sw-10k', question, pages, facts, partFacts, dei: parsed.dei });
+  answerFromFacts({ docId: 'sw-10k', question, pages, facts, partFacts, dei });
 const answered = (question: string) => {
   const r = ask(question);
   if (r.status !== 'answered') throw new Error(`not answered: ${JSON.stringify(r).slice(0, 600)}`);

@@ -238,7 +238,7 @@ export function extractOverPeriods(
   return r.status === 'answered' ? definedOutput(docId, question, r, pages, secondReading) : null;
 }
 
-function definedOutput(
+export function definedOutput(
   docId: string,
   question: string,
   r: DefinedAnswer,

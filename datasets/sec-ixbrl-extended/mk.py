@@ -84,5 +84,12 @@ add('UNIONPACIFIC_2024_10K','Union Pacific','segment-level',"What were Union Pac
 add('NETFLIX_2024_10K','Netflix','segment-level',"What were Netflix's streaming revenues in the United States and Canada (UCAN) in 2024, in USD thousands?", "$17,359,369 thousand", "United States and Canada (UCAN) Revenues 17,359,369")
 add('APPLE_2024_10K','Apple','review-segment',"What was the operating income of Apple's iPhone product line in fiscal 2024, in USD millions?", "needs review (not reported: operating income is reported by geographic segment, not by product)", "no operating income per product")
 add('APPLE_2024_10K','Apple','review-segment',"What were the combined net sales of Apple's Americas and Europe segments in fiscal 2024, in USD millions?", "needs review (two segments named)", "two members; a sum the fact path does not form")
+# --- the question's own definitions over facts (ixext_67 … 71): the first three were run before
+# the fact path computed definitions (one delivered by the printed rows, two to review) ---
+add('APPLE_2024_10K','Apple','defined-ratio',"What was Apple's R&D intensity in fiscal 2024, defined as research and development expense divided by total net sales? Percent, one decimal.", pct(D(31370)/D(391035)*100), "Research and development 31,370 / Total net sales 391,035")
+add('TESLA_2024_10K','Tesla','defined-ratio',"Define Tesla's 2024 operating cash flow ratio as net cash provided by operating activities divided by total current liabilities. What was it, to two decimals?", r(D(14923)/D(28821),2), "Net cash provided by operating activities 14,923 / Total current liabilities 28,821")
+add('NETFLIX_2024_10K','Netflix','defined-amount',"What was Netflix's 2024 EBIT less capex, defined as operating income minus purchases of property and equipment, in USD thousands?", "$9,978,076 thousand", "Operating income 10,417,614 - Purchases of property and equipment 439,538")
+add('HOMEDEPOT_2024_10K','Home Depot','defined-ratio',"What was Home Depot's SG&A as a share of net sales in fiscal 2024, defined as selling, general and administrative expense divided by net sales? Percent to one decimal.", pct(D(28748)/D(159514)*100), "Selling, general and administrative 28,748 / Net sales 159,514")
+add('UNIONPACIFIC_2024_10K','Union Pacific','defined-ratio',"Union Pacific's 2024 interest coverage, defined as operating income divided by interest expense, to two decimals?", r(D(9713)/D(1269),2), "Operating income 9,713 / Interest expense 1,269")
 open('questions.jsonl','w').write(''.join(json.dumps(q)+'\n' for q in Q))
 print(len(Q))

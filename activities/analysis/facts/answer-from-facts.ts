@@ -27,8 +27,10 @@ import { coverWords, rowLabels } from '../label-evidence';
 import { factMetric } from './concept-map';
 import { factPeriodString } from './fact-citation';
 import { FactIndex } from './fact-lookup';
-import { readFactQuestion } from './fact-question';
-import { fiscalCalendar, type PeriodInfo } from './fiscal-calendar';
+import { findMetrics, readFactQuestion } from './fact-question';
+import { itemsOf } from '../extraction/definition/grammar';
+import { readDefinition } from '../extraction/definition/question-definition';
+import { filingCalendar, type PeriodInfo } from './fiscal-calendar';
 import { matchPeriods, periodLabel, periodText, type PeriodMatch } from './period-match';
 import { readPrinted, type PrintedReading } from './printed-reading';
 import { namedPart, partMembers, withPrintedNames } from './segment-member';
@@ -51,7 +53,7 @@ export type FactAnswer =
   /** The fact path does not answer this question; the text path does what it can. */
   | { status: 'declined'; reason: string };
 
-interface UsedOperand {
+export interface UsedOperand {
   metric: string;
   period: PeriodInfo;
   fact: StoredFact;
@@ -185,7 +187,7 @@ function formatAnswer(
   }
 }
 
-function readingsOf(
+export function readingsOf(
   used: UsedOperand[],
   status: 'facts' | 'text',
   declined: string | null,
@@ -211,6 +213,51 @@ function readingsOf(
   };
 }
 
+/**
+ * One operand from the facts: the facts reporting the line item for exactly that period
+ * (concepts that mean the same item must report the same amount), read against the printed
+ * table at the fact's place, and cited where the page shows it.
+ */
+export function readFactOperand(a: {
+  index: FactIndex;
+  metric: string;
+  period: PeriodInfo;
+  opts: { withNoncontrolling?: boolean };
+  docId: string;
+  pages: PageText[];
+  part: string | null;
+}):
+  | { ok: true; fact: StoredFact; printed: PrintedReading; citation: Citation }
+  | { ok: false; reason: string } {
+  const { index, metric, period } = a;
+  const candidates = index.factsFor(metric, period, a.opts).filter((f) => f.value !== null);
+  if (candidates.length === 0)
+    return {
+      ok: false,
+      reason: a.part
+        ? `no fact of ${a.part} for ${periodText(period)}`
+        : `no company-total fact for ${periodText(period)}`,
+    };
+  // Concepts that mean the same line item must report the same amount; two different
+  // amounts are two different lines, and which one is asked a person decides.
+  const amounts = new Set(candidates.map((f) => toString(dec(f.value!))));
+  if (amounts.size > 1)
+    return {
+      ok: false,
+      reason: `${candidates.map((f) => `${f.concept} = ${f.value}`).join(', ')} differ for ${periodText(period)}`,
+    };
+  // The same amount may be tagged in a note and in the statement: the reading of the fact
+  // printed in a row that names the line item.
+  const read = candidates.map((f) => ({
+    f,
+    printed: readPrinted(f, metric, period, a.pages, a.part),
+  }));
+  const chosen = read.find((r) => r.printed.agreed) ?? read[0]!;
+  const citation = factCitation(a.docId, chosen.f, a.pages);
+  if (!citation) return { ok: false, reason: `fact ${chosen.f.factId} is not displayed on a page` };
+  return { ok: true, fact: chosen.f, printed: chosen.printed, citation };
+}
+
 /** Readings to record beside a text answer: why the facts were not used. */
 export function declinedReadings(reason: string): FactReadings {
   return { used: 'text', declined: reason, operands: [], agreed: null };
@@ -233,15 +280,24 @@ export function answerFromFacts(input: {
   const reading = readFactQuestion(input.question);
   if (reading.status !== 'read') return { status: 'declined', reason: reading.reason };
   const q = reading.question;
-  const cal = fiscalCalendar(
-    input.dei,
-    input.facts
-      .filter((f) => f.period.end !== null)
-      .map((f) => ({
-        start: f.period.type === 'duration' ? f.period.start : null,
-        end: f.period.end!,
-      })),
-  );
+  // A question that defines its own computation over other line items too ("R&D intensity,
+  // defined as research and development divided by total net sales") asks for that
+  // computation, not the item: defined-from-facts.ts answers it. A catalog formula the question
+  // restates is computed here (the form check compares it with the definition), and words
+  // that only say how to present the item ("current minus prior") name no other item.
+  const defined = readDefinition(input.question);
+  const otherItems =
+    q.kind === 'metric' && defined.status === 'ok'
+      ? itemsOf(defined.definition.expr)
+          .flatMap((i) => findMetrics(i.name))
+          .filter((m) => m !== q.metric)
+      : [];
+  if (otherItems.length > 0 && defined.status === 'ok')
+    return {
+      status: 'declined',
+      reason: `the question defines its own computation ("${defined.definition.text}") over other line items (${[...new Set(otherItems)].join(', ')})`,
+    };
+  const cal = filingCalendar(input.dei, input.facts);
   if (!cal)
     return {
       status: 'declined',
@@ -307,31 +363,17 @@ export function answerFromFacts(input: {
     if (pm.status !== 'matched') return notFound(pm.reason);
     const period = pm.periods.find((p) => p.fiscalYear === fiscalYear);
     if (!period) return notFound(`no period of fiscal ${fiscalYear} asked`);
-    const candidates = index.factsFor(metric, period, opts).filter((f) => f.value !== null);
-    if (candidates.length === 0)
-      return notFound(
-        partWords
-          ? `no fact of ${partWords} for ${periodText(period)}`
-          : `no company-total fact for ${periodText(period)}`,
-      );
-    // Concepts that mean the same line item must report the same amount; two different
-    // amounts are two different lines, and which one is asked a person decides.
-    const amounts = new Set(candidates.map((f) => toString(dec(f.value!))));
-    if (amounts.size > 1)
-      return notFound(
-        `${candidates.map((f) => `${f.concept} = ${f.value}`).join(', ')} differ for ${periodText(period)}`,
-      );
-    // The same amount may be tagged in a note and in the statement: the reading of the fact
-    // printed in a row that names the line item.
-    const read = candidates.map((f) => ({
-      f,
-      printed: readPrinted(f, metric, period, input.pages, partWords),
-    }));
-    const chosen = read.find((r) => r.printed.agreed) ?? read[0]!;
-    const fact = chosen.f;
-    const printed = chosen.printed;
-    const citation = factCitation(input.docId, fact, input.pages);
-    if (!citation) return notFound(`fact ${fact.factId} is not displayed on a page`);
+    const read = readFactOperand({
+      index,
+      metric,
+      period,
+      opts,
+      docId: input.docId,
+      pages: input.pages,
+      part: partWords,
+    });
+    if (!read.ok) return notFound(read.reason);
+    const { fact, printed, citation } = read;
     const def = factMetric(metric);
     const unit = unitOfMetric(def?.kind);
     const scale =

@@ -9,6 +9,8 @@ import type { PageStore } from '../page-store';
 import { answerFromFacts, declinedReadings } from './answer-from-facts';
 import type { FactStore } from './fact-store';
 import { namesPart } from './segment-member';
+import { definedFromFacts } from './defined-from-facts';
+import { readDefinition } from '../extraction/definition/question-definition';
 
 type Output = ToolOutput<'extract_metric'>;
 type ExtractMetric = (raw: ToolInput<'extract_metric'>) => Promise<Output>;
@@ -43,44 +45,73 @@ export function withFacts(
       partFacts: filing.partFacts,
       dei: filing.dei,
     });
-    if (fromFacts.status === 'declined') {
-      const out = await textPath(raw);
-      return { ...out, readings: declinedReadings(fromFacts.reason) };
-    }
     if (fromFacts.status === 'disagreed') return fromFacts.output;
-    // The text path's own answer, when it has one, must be the same number. For a part of
-    // the company it is a reading of that part only when its row names the part: a text path
-    // that read the company total read another line.
-    const text = await textPath({ ...raw, allowLlm: false });
-    const answer = fromFacts.output;
-    const part = fromFacts.part;
-    const textReadsIt =
-      part === null ||
-      (text.form?.labels?.read ?? []).some((r) => namesPart(r.label, part)) ||
-      (text.form?.labels?.read ?? []).some((r) => r.heading !== null && namesPart(r.heading, part));
-    if (
-      textReadsIt &&
-      text.status === 'structured' &&
-      text.value !== null &&
-      answer.value !== null &&
-      text.unit === answer.unit &&
-      cmp(dec(text.value), dec(answer.value)) !== 0
-    )
-      return {
-        ...answer,
-        status: 'qualitative',
-        answer: null,
-        unit: null,
-        value: null,
-        method: 'none',
-        claims: [],
-        citations: [...answer.citations, ...text.citations],
-        confidence: DEGRADED_CONFIDENCE,
-        errorTag: 'fact_text_disagree',
-        form: answer.form ? { ...answer.form, delivered: null, deliveredFormula: null } : null,
-        readings: answer.readings ? { ...answer.readings, agreed: false } : null,
-        summary: `From facts: ${answer.answer ?? ''} (${answer.value}); the text path read ${text.answer ?? ''} (${text.value}): a person must reconcile them`,
-      };
-    return answer;
+    if (fromFacts.status === 'answered')
+      return agreeWithText(fromFacts.output, fromFacts.part, () =>
+        textPath({ ...raw, allowLlm: false }),
+      );
+    // The question's own definition, its operands read from the facts.
+    const defined = readDefinition(input.question);
+    if (defined.status === 'ok') {
+      const fromDefinition = definedFromFacts({
+        docId: input.docId,
+        question: input.question,
+        definition: defined.definition,
+        pages: docPages,
+        facts: filing.facts,
+        partFacts: filing.partFacts,
+        dei: filing.dei,
+      });
+      if (fromDefinition.status === 'disagreed') return fromDefinition.output;
+      if (fromDefinition.status === 'answered')
+        return agreeWithText(fromDefinition.output, null, () =>
+          textPath({ ...raw, allowLlm: false }),
+        );
+    }
+    const out = await textPath(raw);
+    return { ...out, readings: declinedReadings(fromFacts.reason) };
   };
+}
+
+/**
+ * A fact answer stands only when the text path, reading the same question from the printed
+ * rows, gives the same number or none. For a part of the company the text path's answer is a
+ * reading of that part only when its row names the part: a text path that read the company
+ * total read another line.
+ */
+async function agreeWithText(
+  answer: Output,
+  part: string | null,
+  readText: () => Promise<Output>,
+): Promise<Output> {
+  const text = await readText();
+  const textReadsIt =
+    part === null ||
+    (text.form?.labels?.read ?? []).some(
+      (r) => namesPart(r.label, part) || (r.heading !== null && namesPart(r.heading, part)),
+    );
+  if (
+    textReadsIt &&
+    text.status === 'structured' &&
+    text.value !== null &&
+    answer.value !== null &&
+    text.unit === answer.unit &&
+    cmp(dec(text.value), dec(answer.value)) !== 0
+  )
+    return {
+      ...answer,
+      status: 'qualitative',
+      answer: null,
+      unit: null,
+      value: null,
+      method: 'none',
+      claims: [],
+      citations: [...answer.citations, ...text.citations],
+      confidence: DEGRADED_CONFIDENCE,
+      errorTag: 'fact_text_disagree',
+      form: answer.form ? { ...answer.form, delivered: null, deliveredFormula: null } : null,
+      readings: answer.readings ? { ...answer.readings, agreed: false } : null,
+      summary: `From facts: ${answer.answer ?? ''} (${answer.value}); the text path read ${text.answer ?? ''} (${text.value}): a person must reconcile them`,
+    };
+  return answer;
 }

@@ -183,6 +183,10 @@ const FORMULA_WORDS: readonly { re: RegExp; formula: string }[] = [
 /** A part of the company rather than its total: only a member the question names answers it. */
 const PART_OF_COMPANY =
   /\bsegments?\b|\bdivisions?\b|\bbusiness(?:es)?\b|\bregions?\b|\bgeograph\w*|\b(?:product|products|services?|subscription|hardware|software|automotive|energy|international|domestic|americas|europe|china|asia|emea|wholesale|retail|online)\s+(?:revenues?|sales|segment|income)\b|\b(?:revenues?|sales) (?:from|by|in) (?!(?:the )?(?:company|fiscal|full|year|quarter|period|first|second|third|fourth|q[1-4]|fy|h[12]|\d))/;
+/** The words that make a question ask about a part of the company, if any. */
+export function partOfCompanyWords(text: string): string | null {
+  return PART_OF_COMPANY.exec(text.toLowerCase())?.[0] ?? null;
+}
 const NOT_REPORTED =
   /\badjusted\b|\bnon[- ]gaap\b|\bpro forma\b|\borganic\b|\bconstant currency\b|\bguidance\b|\boutlook\b|\bforecast\b|\bper (?:employee|store|customer|subscriber|member)\b/;
 
@@ -197,7 +201,8 @@ const METRIC_PHRASES = FACT_METRICS.flatMap((m) =>
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function findMetrics(text: string): string[] {
+/** The line items (fact metrics) a text names, longest phrase first; each phrase read once. */
+export function findMetrics(text: string): string[] {
   let rest = text;
   const found: string[] = [];
   for (const { phrase, metric } of METRIC_PHRASES) {
@@ -208,6 +213,34 @@ function findMetrics(text: string): string[] {
     }
   }
   return found;
+}
+
+/** Words an operand's name may carry beside its line item's own name ("the total … expense"). */
+const OPERAND_FILLER = new Set(
+  'the its a an total reported consolidated company s expense expenses amount for of'.split(' '),
+);
+
+/**
+ * The one line item an operand's name names, when the name says nothing more: "widget revenue"
+ * is not revenue, "total net sales" is. Null for none, several, or extra words.
+ */
+export function wholeLineItem(name: string): string | null {
+  // A presentation clause the definition's last operand swallowed ("…, to two decimals").
+  const text = name
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(
+      /,[^,]*\b(?:decimals?|rounded|round|percent(?:age)?|millions?|billions?|thousands?|usd|dollars?)\b[^,]*$/,
+      '',
+    );
+  const found = findMetrics(text);
+  if (found.length !== 1) return null;
+  let rest = text;
+  for (const { phrase, metric } of METRIC_PHRASES)
+    if (metric === found[0])
+      rest = rest.replace(new RegExp(`(?<![a-z&])${escapeRe(phrase)}(?![a-z&])`, 'g'), ' ');
+  const extra = rest.split(/[^a-z0-9&]+/).filter((w) => w !== '' && !OPERAND_FILLER.has(w));
+  return extra.length === 0 ? found[0]! : null;
 }
 
 /** The question without its own definition ("defined as …", "= …", "(operating cash flow minus capex)"). */

@@ -125,3 +125,19 @@ export function fiscalCalendar(
     },
   };
 }
+
+/** The calendar of a filing from its dei summary and the periods of its stored facts. */
+export function filingCalendar(
+  dei: DeiSummary,
+  facts: readonly { period: { type: string; start: string | null; end: string | null } }[],
+): FiscalCalendar | null {
+  return fiscalCalendar(
+    dei,
+    facts
+      .filter((f) => f.period.end !== null)
+      .map((f) => ({
+        start: f.period.type === 'duration' ? f.period.start : null,
+        end: f.period.end!,
+      })),
+  );
+}

@@ -5,7 +5,13 @@ import type { AnswerInput } from '../index';
 import type { Scale } from '../scale';
 import { resolveColumn, type PageText } from '../statement-table';
 import { itemsOf, showExpression, type Expr } from './grammar';
-import { computeExpression, periodLabel, type MainPeriod } from './compute';
+import {
+  computeWith,
+  periodLabel,
+  printedOperands,
+  type MainPeriod,
+  type OperandResolver,
+} from './compute';
 import {
   readDefinition,
   readLineItemQuestion,
@@ -163,7 +169,26 @@ export function answerDefined(
   return evaluateDefinition(question.toLowerCase(), reading.definition, indexDocument(pages));
 }
 
-function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex): DefinedResult {
+/**
+ * Answer the question's own definition with its operands read by `resolve` (the inline XBRL
+ * facts of a filing, facts/answer-from-facts.ts); the same grammar, period, unit and
+ * presentation rules as the printed rows' reading.
+ */
+export function answerDefinitionWith(
+  question: string,
+  definition: QuestionDefinition,
+  pages: readonly PageText[],
+  resolve: OperandResolver,
+): DefinedResult {
+  return evaluateDefinition(question.toLowerCase(), definition, indexDocument(pages), resolve);
+}
+
+function evaluateDefinition(
+  q: string,
+  d: QuestionDefinition,
+  doc: DocumentIndex,
+  resolve: OperandResolver = printedOperands(doc, d.statement),
+): DefinedResult {
   const review = (reason: string, hints: Citation[] = []): DefinedResult => ({
     status: 'needs_review',
     reason,
@@ -205,7 +230,7 @@ function evaluateDefinition(q: string, d: QuestionDefinition, doc: DocumentIndex
     unit = days ? 'days' : askedPercent ? 'percent' : 'ratio';
   }
 
-  const computed = computeExpression(doc, d.expr, main, d.statement);
+  const computed = computeWith(d.expr, main, resolve);
   if (!computed.ok) return review(computed.reason, computed.hints);
   const { inputs, scale } = computed;
   const raw = computed.value;

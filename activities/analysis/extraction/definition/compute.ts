@@ -36,12 +36,72 @@ export type Computed =
   | { ok: true; value: Decimal; inputs: AnswerInput[]; scale: Scale | null }
   | { ok: false; reason: string; hints: Citation[] };
 
+/** One operand read for a period: its value in units and how it was read, or why not. */
+export type OperandReading =
+  | { ok: true; units: string; scale: Scale | null; input: AnswerInput }
+  | { ok: false; reason: string; hints: Citation[] };
+
+/** Reads an operand (a line item the question names) for one period. */
+export type OperandResolver = (item: ItemNode, period: MainPeriod) => OperandReading;
+
+/** The filing's printed rows as operands (line-item.ts → the catalog's table reader). */
+export function printedOperands(
+  doc: DocumentIndex,
+  questionStatement: StatementKind | undefined,
+): OperandResolver {
+  return (item, period) => {
+    const statement: StatementKind | undefined = item.statement ?? questionStatement;
+    const li = resolveLineItem(doc, item.name, statement);
+    if (!li)
+      return {
+        ok: false,
+        reason: `"${item.name}" (in "${item.text}") is not a printed line item of this filing`,
+        hints: [],
+      };
+    const r = extractMetricFromIndex(
+      doc,
+      { metric: li.definition.id, period, ...(statement ? { preferStatement: statement } : {}) },
+      li.definition,
+    );
+    if (r.status !== 'found') return { ok: false, reason: `"${item.name}": ${r.reason}`, hints: [] };
+    if (r.confidence < INPUT_FLOOR)
+      return {
+        ok: false,
+        reason: `"${item.name}" ${periodLabel(period)} read with confidence ${r.confidence}`,
+        hints: [r.citation],
+      };
+    const units = convertScale(r.value.amount, r.value.scale, 'units');
+    return {
+      ok: true,
+      units,
+      scale: r.value.scale,
+      input: {
+        label: item.name,
+        metric: li.definition.id,
+        unit: 'USD',
+        value: units,
+        period: periodLabel(period),
+        printed: r.value.printed,
+        matchedLabel: r.matchedLabel,
+        heading: r.statement,
+        confidence: r.confidence,
+        citation: r.citation,
+      },
+    };
+  };
+}
+
 export function computeExpression(
   doc: DocumentIndex,
   expr: Expr,
   main: MainPeriod,
   questionStatement: StatementKind | undefined,
 ): Computed {
+  return computeWith(expr, main, printedOperands(doc, questionStatement));
+}
+
+/** Evaluates the expression with each operand read by `resolve` for its own year (or the period asked). */
+export function computeWith(expr: Expr, main: MainPeriod, resolve: OperandResolver): Computed {
   const review = (reason: string, hints: Citation[] = []): Computed => ({
     ok: false,
     reason,
@@ -54,35 +114,11 @@ export function computeExpression(
   for (const item of items) {
     const fiscalYear = item.year ?? (item.priorYear ? main.fiscalYear - 1 : main.fiscalYear);
     const period = main.quarter ? { fiscalYear, quarter: main.quarter } : { fiscalYear };
-    const statement: StatementKind | undefined = item.statement ?? questionStatement;
-    const li = resolveLineItem(doc, item.name, statement);
-    if (!li)
-      return review(`"${item.name}" (in "${item.text}") is not a printed line item of this filing`);
-    const r = extractMetricFromIndex(
-      doc,
-      { metric: li.definition.id, period, ...(statement ? { preferStatement: statement } : {}) },
-      li.definition,
-    );
-    if (r.status !== 'found') return review(`"${item.name}": ${r.reason}`);
-    if (r.confidence < INPUT_FLOOR)
-      return review(`"${item.name}" ${periodLabel(period)} read with confidence ${r.confidence}`, [
-        r.citation,
-      ]);
-    const units = convertScale(r.value.amount, r.value.scale, 'units');
-    scale ??= r.value.scale;
-    values.set(item, dec(units));
-    inputs.push({
-      label: item.name,
-      metric: li.definition.id,
-      unit: 'USD',
-      value: units,
-      period: periodLabel(period),
-      printed: r.value.printed,
-      matchedLabel: r.matchedLabel,
-      heading: r.statement,
-      confidence: r.confidence,
-      citation: r.citation,
-    });
+    const r = resolve(item, period);
+    if (!r.ok) return review(r.reason, r.hints);
+    scale ??= r.scale;
+    values.set(item, dec(r.units));
+    inputs.push(r.input);
   }
 
   const evaluate = (e: Expr): Decimal | null => {
