@@ -63,7 +63,8 @@ export function printedOperands(
       { metric: li.definition.id, period, ...(statement ? { preferStatement: statement } : {}) },
       li.definition,
     );
-    if (r.status !== 'found') return { ok: false, reason: `"${item.name}": ${r.reason}`, hints: [] };
+    if (r.status !== 'found')
+      return { ok: false, reason: `"${item.name}": ${r.reason}`, hints: [] };
     if (r.confidence < INPUT_FLOOR)
       return {
         ok: false,
