@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { parseInlineXbrl } from '../activities/documents/inline-xbrl';
 import type { StoredFact } from '../db/repositories/filing-facts';
 import { validateCitations } from '../activities/analysis/validate-citation';
-import { factCitation } from '../activities/analysis/facts/answer-from-facts';
+import { factCitation } from '../activities/analysis/facts/fact-operand';
+import { storedFact } from './support/inline-facts';
 import type { NumericClaim } from '../workflows/analysis/evidence';
 import { runValidationGate } from '../workflows/analysis/validation-gate';
 
@@ -12,36 +13,7 @@ const parsed = parseInlineXbrl(
 );
 if (parsed.status !== 'facts') throw new Error('fixture has no facts');
 const pages = parsed.pages.map((text, page) => ({ page, text }));
-const facts = new Map<string, StoredFact>(
-  parsed.facts.map((f) => [
-    f.id,
-    {
-      factId: f.id,
-      concept: f.concept,
-      conceptNs: f.conceptNs,
-      numeric: f.numeric,
-      value: f.value,
-      unit: f.unit,
-      decimals: f.decimals,
-      period:
-        f.period.type === 'instant'
-          ? { type: 'instant', start: null, end: f.period.instant }
-          : f.period.type === 'duration'
-            ? { type: 'duration', start: f.period.start, end: f.period.end }
-            : { type: 'forever', start: null, end: null },
-      dimensions: f.dimensions,
-      displayedText: f.displayedText,
-      hidden: f.hidden,
-      location: f.location,
-      duplicateIds: f.duplicateIds,
-      contextId: f.contextId,
-      unitId: f.unitId,
-      scale: f.scale,
-      sign: f.sign,
-      format: f.format,
-    },
-  ]),
-);
+const facts = new Map<string, StoredFact>(parsed.facts.map((f) => [f.id, storedFact(f)]));
 const factNamed = (concept: string, period: string) =>
   [...facts.values()].find(
     (f) =>

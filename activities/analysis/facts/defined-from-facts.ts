@@ -13,7 +13,7 @@ import {
   readFactOperand,
   readingsOf,
   type UsedOperand,
-} from './answer-from-facts';
+} from './fact-operand';
 import { factMetric } from './concept-map';
 import { FactIndex } from './fact-lookup';
 import { partOfCompanyWords, wholeLineItem } from './fact-question';

@@ -6,7 +6,8 @@ import {
   type ToolOutput,
 } from '../../../workflows/analysis/tool-registry';
 import type { PageStore } from '../page-store';
-import { answerFromFacts, declinedReadings } from './answer-from-facts';
+import { answerFromFacts } from './answer-from-facts';
+import { declinedReadings } from './fact-operand';
 import type { FactStore } from './fact-store';
 import { namesPart } from './segment-member';
 import { definedFromFacts } from './defined-from-facts';
