@@ -1,17 +1,8 @@
 import type { WriteKind } from '../../workflows/gateway/writes';
 import type { KindDef } from './kind-def';
 import { journalPostBatchKind } from './journal-batch';
-import { billCreditKind } from './bill-credit';
-import {
-  BOOKKEEPING,
-  derivedId,
-  draft,
-  placeholders,
-  postsEntries,
-  requireActiveAccounts,
-  requireActiveVendor,
-  systemAccount,
-} from './kinds/plan-helpers';
+import { billCreditKind } from './kinds/bill-credit';
+import { BOOKKEEPING } from './kinds/plan-helpers';
 import { journalPostKind, journalReverseKind } from './kinds/journal';
 import { billPostKind } from './kinds/bill-post';
 import { billSettleKind } from './kinds/bill-settle';
@@ -40,15 +31,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
   'journal.post_batch': journalPostBatchKind(BOOKKEEPING),
   'journal.reverse': journalReverseKind,
   'bill.post': billPostKind,
-  'bill.credit': billCreditKind(BOOKKEEPING, {
-    draft,
-    postsEntries,
-    requireActiveVendor,
-    requireActiveAccounts,
-    systemAccount,
-    placeholders,
-    derivedId,
-  }),
+  'bill.credit': billCreditKind,
   'payment.send': paymentSendKind,
   'vendor.create': vendorCreateKind,
   'vendor.update': vendorUpdateKind,
