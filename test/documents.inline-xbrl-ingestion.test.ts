@@ -20,6 +20,9 @@ import { testConfig } from './support/worker';
 import { issueApiKey } from '../db/repositories/credentials';
 import { useSeededWorker } from './support/seeded-worker';
 import { sharedDataset } from './support/shared-dataset';
+import { createExtractMetric } from '../activities/analysis/extract-metric';
+import { PageStore } from '../activities/analysis/page-store';
+import { FactStore } from '../activities/analysis/facts/fact-store';
 
 /**
  * Ingesting an HTML filing with inline XBRL stores its facts with its pages: queryable by
@@ -155,6 +158,29 @@ describe('inline XBRL ingestion', () => {
     expect(err).toMatchObject({ type: 'EmptyDocument', nonRetryable: true });
     expect(await getFilingFactSet(db(), ORG, 'refused-filing')).toBeUndefined();
     expect(await queryFilingFacts(db(), ORG, 'refused-filing', { dimensions: 'any' })).toEqual([]);
+  });
+
+  it('answers a segment from its stored member facts and the total from the totals, through the fact store', async () => {
+    // Mini Corp tags one segment, Cloud, whose revenue (400) is not the company's (1,234.5).
+    // The same file ingested earlier in this suite is the same document: its id is the one to ask.
+    const { document } = await ingestFile(env.deps(), {
+      orgId: ORG,
+      path: MINI,
+      id: 'mini-10k-parts',
+    });
+    const extract = createExtractMetric(new PageStore(db()), null, new FactStore(db()));
+    const ask = (question: string) =>
+      extract({ orgId: ORG, docId: document.id, question, allowLlm: false, contextPages: [] });
+    expect(
+      await ask("What were Mini Corp's Cloud revenues in fiscal 2024, in USD millions?"),
+    ).toMatchObject({
+      status: 'structured',
+      answer: '$400 million',
+      readings: { used: 'facts', agreed: true, operands: [{ fact: { factId: 'f12' } }] },
+    });
+    expect(
+      await ask("What were Mini Corp's total revenues in fiscal 2024, in USD millions?"),
+    ).toMatchObject({ status: 'structured', answer: '$1,234.5 million' });
   });
 
   it('answers the filing_facts read tool with located facts, and says when a document has none', async () => {

@@ -195,7 +195,7 @@ export function answerFromFacts(input: {
   const part = namedPart(
     input.question,
     withPrintedNames(
-      partMembers(input.partFacts ?? []),
+      partMembers(input.partFacts ?? [], input.facts),
       input.partFacts ?? [],
       input.facts,
       input.pages,

@@ -48,7 +48,12 @@ export function definedFromFacts(input: {
   // A definition over a part of the company is not computed from the company's totals.
   const part = namedPart(
     input.question,
-    withPrintedNames(partMembers(input.partFacts), input.partFacts, input.facts, input.pages),
+    withPrintedNames(
+      partMembers(input.partFacts, input.facts),
+      input.partFacts,
+      input.facts,
+      input.pages,
+    ),
   );
   const partWords = partOfCompanyWords(input.question);
   if (part.status !== 'none' || partWords)

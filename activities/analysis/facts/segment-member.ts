@@ -120,11 +120,15 @@ function occurrences(text: string, name: string): { start: number; end: number }
 }
 
 /**
- * The members of part axes this filing's numeric facts carry. The only member of its axis
- * (Netflix's one "streaming" product, a single reportable segment) is the whole company, not a
- * part of it.
+ * The members of part axes this filing's numeric facts carry. The only member of its axis is
+ * the whole company (Netflix's one "streaming" product, a single reportable segment) when its
+ * figures are the company's; one whose figure differs from the company total of the same line
+ * and period (a filer that tags one segment only) is a part.
  */
-export function partMembers(facts: readonly StoredFact[]): PartMember[] {
+export function partMembers(
+  facts: readonly StoredFact[],
+  totals: readonly StoredFact[],
+): PartMember[] {
   const seen = new Map<string, PartMember>();
   for (const f of facts) {
     if (!f.numeric) continue;
@@ -133,7 +137,23 @@ export function partMembers(facts: readonly StoredFact[]): PartMember[] {
         seen.set(`${d.dimension}=${d.member}`, { dimension: d.dimension, member: d.member });
   }
   const perAxis = membersPerAxis(facts);
-  return [...seen.values()].filter((m) => (perAxis.get(m.dimension) ?? 0) > 1);
+  const periodKey = (f: StoredFact) => `${f.concept}|${f.period.start ?? ''}|${f.period.end ?? ''}`;
+  const total = new Map(
+    totals.filter((t) => t.value !== null).map((t) => [periodKey(t), t.value!] as const),
+  );
+  const differsFromTotal = (m: PartMember) =>
+    facts.some(
+      (f) =>
+        f.value !== null &&
+        f.dimensions.length === 1 &&
+        f.dimensions[0]!.dimension === m.dimension &&
+        f.dimensions[0]!.member === m.member &&
+        total.has(periodKey(f)) &&
+        total.get(periodKey(f)) !== f.value,
+    );
+  return [...seen.values()].filter(
+    (m) => (perAxis.get(m.dimension) ?? 0) > 1 || differsFromTotal(m),
+  );
 }
 
 /** Words that name no part by themselves ("Total", "Net sales", "Other revenues"). */
