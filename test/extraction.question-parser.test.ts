@@ -127,6 +127,22 @@ describe('question parser: what a question really asks', () => {
     });
   });
 
+  it('maps a line item the question names by a printed label of the catalog (three words or more)', () => {
+    // Invented filer; the label words, not a question phrase, name the metric.
+    expect(
+      parseQuestion("What were Quillfeather's diluted earnings per common share for 2031?"),
+    ).toMatchObject({ kind: 'metric', metric: 'eps_diluted' });
+    expect(
+      parseQuestion(
+        "What were Quillfeather's purchases of property and equipment in FY2031, in USD millions?",
+      ),
+    ).toMatchObject({ kind: 'metric', metric: 'capex' });
+    // A short label ("cash", "dividends") is not enough to name a metric by itself.
+    expect(parseQuestion('How much cash was paid for income taxes in FY2031?')).not.toMatchObject({
+      metric: 'cash',
+    });
+  });
+
   it("refuses arithmetic on top of a named figure, outside the question's own definition", () => {
     expect(
       parseQuestion(

@@ -115,12 +115,19 @@ const FORMULA_PHRASES: readonly FormulaPhrase[] = [
   { re: /free cash flow|\bfcf\b/, ids: ['free_cash_flow'], undefinedConfidence: 0.85 },
 ];
 
+/**
+ * A printed label of three words or more names its line item as exactly as any question
+ * phrase ("diluted earnings per common share", "purchases of property and equipment"); the
+ * shorter ones ("cash", "sales", "dividends") are too general to name a metric on their own.
+ */
+const namingLabels = (m: (typeof METRICS)[number]) =>
+  m.labels.filter((l) => !l.endsWith('*') && l.split(' ').length >= 3);
+
 // Phrases for single metrics, longest first so "total current assets" beats "total assets".
 const METRIC_PHRASES: readonly { phrase: string; metric: string }[] = METRICS.flatMap((m) =>
-  [...m.questionPhrases, m.name.toLowerCase()].map((phrase) => ({
-    phrase: phrase.toLowerCase(),
-    metric: m.id,
-  })),
+  [...new Set([...m.questionPhrases, m.name, ...namingLabels(m)].map((p) => p.toLowerCase()))].map(
+    (phrase) => ({ phrase, metric: m.id }),
+  ),
 ).sort((a, b) => b.phrase.length - a.phrase.length);
 
 function escapeRe(s: string): string {
