@@ -239,6 +239,27 @@ describe('the label agreement check', () => {
     ).toEqual(['service']);
   });
 
+  it('reads "as a share of" as a ratio to its base, like "as a percentage of" (new runs only)', () => {
+    const q =
+      "What was Quillfeather's SG&A as a share of net sales in FY2031, defined as selling, general and administrative expense divided by net sales?";
+    const sga = (question: string) =>
+      ev(question, ['Selling, general and administrative', 'Net sales'], {
+        entry: 'selling, general and administrative expense / net sales',
+        formula: true,
+        catalogPhrases: ['selling, general and administrative expense', 'net sales'],
+      });
+    expect(checkLabelAgreement(sga(q), { shareOf: true })).toMatchObject({ status: 'agree' });
+    // Runs recorded before the patch replay with the earlier reading.
+    expect(checkLabelAgreement(sga(q)).unsupported).toEqual(['share']);
+    // "What share of sales came from the U.S." names a part: still a qualifier the rows lack.
+    expect(
+      checkLabelAgreement(
+        ev('What share of Quillfeather FY2031 net sales came from the U.S.?', ['Net sales']),
+        { shareOf: true },
+      ).status,
+    ).toBe('mismatch');
+  });
+
   it('does not let the question’s own definition or units stand in for the head', () => {
     const c = checkLabelAgreement(
       ev(

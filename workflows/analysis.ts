@@ -356,6 +356,9 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   // "Higher or lower" asks for a change's direction, not a qualifier a row label must carry:
   // a routing change (such answers were sent to review), so older runs replay without it.
   const comparatives = patched('label-comparatives');
+  // "As a share of net sales" asks for a ratio, like "as a percentage of": a routing change
+  // (such answers were sent to review), so older runs replay without it.
+  const shareOf = patched('label-share-of');
   const extractOut = steps.find((s) => s.tool === 'extract_metric' && s.status === 'ok')?.output as
     ToolOutput<'extract_metric'> | undefined;
   validation = runValidationGate({
@@ -375,7 +378,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
           },
         }
       : {}),
-    labelOptions: { periodTags, comparatives },
+    labelOptions: { periodTags, comparatives, shareOf },
   });
   const confidence = validation.minConfidence;
   upsertSearchAttributes([{ key: CsConfidenceBucket, value: confidenceBucket(confidence) }]);

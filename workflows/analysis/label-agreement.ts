@@ -631,7 +631,15 @@ export interface LabelCheckOptions {
    * change, never a qualifier of the line item (the workflow's patch 'label-comparatives').
    */
   comparatives?: boolean;
+  /**
+   * "As a share of net sales", "as a proportion of revenue": the words ask for a ratio to the
+   * named base, like "as a percentage of", never a qualifier of the line item (the workflow's
+   * patch 'label-share-of').
+   */
+  shareOf?: boolean;
 }
+
+const AS_A_SHARE_OF = /\bas (?:a|the) (?:share|proportion|portion|fraction) of\b/gi;
 
 const COMPARATIVE_PAIR =
   /\b(?:higher|lower|more|less|greater|smaller|larger) or (?:higher|lower|more|less|greater|smaller|larger)\b/gi;
@@ -650,8 +658,9 @@ export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions =
   });
   if (ev.read.length === 0) return none('not_checked');
   const asking = askingPart(ev.question);
+  const compared = opts.comparatives === true ? asking.replace(COMPARATIVE_PAIR, ' ') : asking;
   const toks = tokenize(
-    opts.comparatives === true ? asking.replace(COMPARATIVE_PAIR, ' ') : asking,
+    opts.shareOf === true ? compared.replace(AS_A_SHARE_OF, 'as a percentage of') : compared,
     opts,
   );
   const head = findHead(toks, ev.catalogPhrases);
