@@ -3,9 +3,13 @@ import {
   parseExpression,
   showExpression,
   type Expr,
+  type ItemNode,
 } from '../activities/analysis/extraction/definition/grammar';
 import { resolveLineItem } from '../activities/analysis/extraction/definition/line-item';
-import { readDefinition } from '../activities/analysis/extraction/definition/question-definition';
+import {
+  readDefinition,
+  readLineItemQuestion,
+} from '../activities/analysis/extraction/definition/question-definition';
 import { answerYesNo } from '../activities/analysis/extraction/definition/yes-no';
 import { indexDocument } from '../activities/analysis/extraction/extract-metric';
 import { BALANCE_PAGE, CASH_FLOW_PAGE, INCOME_PAGE, pagesOf } from './extraction.fixtures';
@@ -39,6 +43,45 @@ describe('definition grammar', () => {
     expect(showExpression(parsed('(cash + short-term investments) / current liabilities'))).toBe(
       '(cash + short-term investments) / current liabilities',
     );
+  });
+
+  it('leaves out of an operand’s name what says where it is printed and how to answer', () => {
+    // Invented filer; each phrase is what remains of a question once its lead-in is read.
+    const names: [string, string, Partial<ItemNode>][] = [
+      ['revenues: what was it, in percent to one decimal place', 'revenues', {}],
+      ['total expenses, expressed as a decimal rounded to two places', 'total expenses', {}],
+      ['cost of sales, using december 31, 2031 balances', 'cost of sales', {}],
+      [
+        'balance of gross unrecognized tax benefits at december 31, 2031, from the reconciliation in the income tax note',
+        'gross unrecognized tax benefits',
+        { year: 2031 },
+      ],
+      [
+        "balance of contract assets on quillfeather tools' balance sheet at december 31, 2031",
+        'contract assets',
+        { year: 2031, statement: 'balance' },
+      ],
+      [
+        'depreciation as shown in the cash flow statement',
+        'depreciation',
+        { statement: 'cash_flow' },
+      ],
+      ['net card fees in fy2031, in millions of dollars', 'net card fees', { year: 2031 }],
+      ['membership fees in fiscal 2031 (52 weeks ended august 31, 2031)', 'membership fees', {}],
+      ['interest income in 2031 according to note 18', 'interest income', { year: 2031 }],
+      [
+        'restructuring charges in its fy2031 statement of earnings',
+        'restructuring charges',
+        { year: 2031, statement: 'income' },
+      ],
+      [
+        'interest paid according to the supplemental disclosure of cash flow information',
+        'interest paid',
+        {},
+      ],
+    ];
+    for (const [text, name, more] of names)
+      expect(parsed(text)).toMatchObject({ kind: 'item', name, ...more });
   });
 
   it('reads "divided by" loosest, as the answer-form contract splits a definition', () => {
@@ -210,6 +253,41 @@ describe('answers computed as the question defines them', () => {
       answerDefined('What was goodwill at December 31, 2019? Answer in USD millions.', PAGES, true),
     ).toMatchObject({ status: 'answered', answer: '$1,200 million', unit: 'USD' });
   });
+
+  it('reads the line item a question names around a verb of the books', () => {
+    // Invented filer: the fixture balance sheet prints goodwill of $1,200 million for 2019.
+    for (const q of [
+      'How much goodwill did Example Corp carry on its balance sheet at December 31, 2019? Answer in USD millions.',
+      'What goodwill did Example Corp report at December 31, 2019? Answer in USD millions.',
+      'According to the balance sheet, what was goodwill at December 31, 2019? Answer in USD millions.',
+    ])
+      expect(answerDefined(q, PAGES, true)).toMatchObject({
+        status: 'answered',
+        answer: '$1,200 million',
+      });
+    expect(
+      readLineItemQuestion(
+        'Using the cash flow statement, how much did Example Corp pay in tax withholdings on stock-based awards in FY2031?',
+      ),
+    ).toMatchObject({
+      status: 'ok',
+      definition: { expr: { name: 'tax withholdings on stock-based awards', year: 2031 } },
+    });
+    expect(
+      readLineItemQuestion(
+        'What did Example Corp report as other (income) expense, net for fiscal 2031 in its income statement?',
+      ),
+    ).toMatchObject({
+      status: 'ok',
+      definition: {
+        expr: { name: 'other (income) expense, net', year: 2031, statement: 'income' },
+      },
+    });
+    // A question that asks something else of the figure is not a line item.
+    expect(
+      readLineItemQuestion('How much did Example Corp earn, and was it more than in 2030?'),
+    ).toMatchObject({ status: 'none' });
+  });
 });
 
 describe('numeric yes/no answered from the cited numbers', () => {
@@ -237,6 +315,17 @@ describe('numeric yes/no answered from the cited numbers', () => {
     expect(
       answerYesNo('Did dividends paid exceed repurchases of common stock in 2019?', PAGES),
     ).toMatchObject({ status: 'answered', verdict: false });
+    // The period may follow the first figure; the comparison is the same.
+    const between = answerYesNo(
+      "Did Example's repurchases of common stock in 2019 exceed its dividends paid?",
+      PAGES,
+    );
+    expect(between).toMatchObject({ status: 'answered' });
+    const after = answerYesNo(
+      "Did Example's repurchases of common stock exceed its dividends paid in 2019?",
+      PAGES,
+    );
+    expect(between).toEqual(after);
   });
 
   it('does not guess a figure the question names without defining', () => {

@@ -86,12 +86,15 @@ function clean(text: string): string {
 const STATEMENT_HINTS: [StatementHint, RegExp][] = [
   [
     'cash_flow',
-    /\(?(?:from |per |on |in |using |according to )?(?:the )?(?:statement of cash flows?|cash flows? statement)\)?/,
+    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?(?:statement of cash flows?|cash flows? statement)\)?/,
   ],
-  ['balance', /\(?(?:from |per |on |in |using |according to )?(?:the )?balance sheet\)?/],
+  [
+    'balance',
+    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?balance sheet\)?/,
+  ],
   [
     'income',
-    /\(?(?:from |per |on |in |using |according to )?(?:the )?(?:income statement|statement of (?:income|earnings|operations))\)?/,
+    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?(?:income statement|statement of (?:income|earnings|operations))\)?/,
   ],
 ];
 
@@ -107,24 +110,41 @@ function leaf(raw: string): ParseResult {
   // A trailing instruction ("…, using FY2021 year-end balances") is not part of the name.
   let t = clean(
     clean(raw)
-      .replace(/,? (?:using|based on|all at|all from) [^,]*$/, '')
+      // A colon ends the name: "… divided by revenues: what was it, in percent?".
+      .replace(/:.*$/, '')
+      // The instruction may carry a date's own comma ("using December 31, 2022 balances").
+      .replace(/,? (?:using|based on|all at|all from) .*$/, '')
       .replace(
-        /,? (?:answer |expressed |stated )?in (?:usd|us\$|\$|us dollars|dollars)\b[^,]*$/,
+        /,? (?:answer |expressed |stated )?in (?:(?:thousands|millions|billions) of )?(?:usd|us\$|\$|us dollars|dollars)\b[^,]*$/,
         '',
       )
+      .replace(/,? (?:expressed|stated|given|rounded|answered) (?:as|in|to)\b.*$/, '')
+      .replace(/,? in percent\b.*$/, '')
+      // Where the figure is printed is not its name: "from the reconciliation in the income
+      // tax note", "according to the supplemental disclosure of cash flow information".
+      .replace(
+        /,? (?:according to|from|per|in) the (?:[a-z-]+ ){0,6}(?:note|notes|disclosures?|information|schedule|reconciliation)\b.*$/,
+        '',
+      )
+      .replace(/,? (?:according to|from|per|in) note \d+\b.*$/, '')
+      // "(52 weeks ended August 29, 2021)": the length of the fiscal year, not the name.
+      .replace(/\(\s*(?:52|53) weeks ended [^()]*\)/g, ' ')
       .replace(/\((?:a|an|the) [^()]*\)/g, ' '),
   );
   if (/^\d+(?:\.\d+)?$/.test(t)) return { ok: true, expr: { kind: 'num', value: t } };
   const avg = /^(?:an? )?(?:the )?average (?:of )?(.+)$/.exec(t);
   if (avg) return average(avg[1]!);
   let statement: StatementHint | undefined;
-  for (const [kind, re] of STATEMENT_HINTS) {
-    const m = re.exec(t);
-    if (m) {
-      statement = kind;
-      t = clean(t.replace(re, ' '));
+  const readStatement = () => {
+    for (const [kind, re] of STATEMENT_HINTS) {
+      const m = re.exec(t);
+      if (m) {
+        statement = kind;
+        t = clean(t.replace(re, ' '));
+      }
     }
-  }
+  };
+  readStatement();
   const years = new Set<number>();
   const dateRe = new RegExp(
     String.raw`\b(?:at|as of|on|for|in|during)? ?(?:the )?(?:end of )?(?:${DATE}|(?:fiscal )?(?:year[- ]end(?:s)? )?${YEAR}(?: year[- ]end| fiscal year[- ]end)?)\b`,
@@ -140,6 +160,9 @@ function leaf(raw: string): ParseResult {
       /\b(?:in |for |during )?(?:the )?(?:q[1-4]|(?:first|second|third|fourth) quarter)(?: of)?\b/g,
       ' ',
     );
+  // "in its FY2021 statement of earnings": the statement words are whole once the year is out.
+  t = clean(t);
+  readStatement();
   const prior =
     /\b(?:prior|previous) year(?:'s)?\b|\bbeginning of (?:the )?year\b|\bopening\b/.test(t);
   t = clean(
@@ -155,7 +178,21 @@ function leaf(raw: string): ParseResult {
       .replace(/\bat the end of\b|\bat end of\b|\bat\b$/g, ' ')
       .replace(/\(\s*\)/g, ' '),
   );
-  t = clean(stripOwner(t));
+  // "(the balance) of X on Lockheed Martin's (balance sheet)", "depreciation as shown (in the
+  // cash flow statement)": the words left around the name once the period and the statement
+  // are read.
+  t = clean(
+    stripOwner(
+      clean(
+        t
+          .replace(/^of /, '')
+          // What a statement read earlier left of its preposition ("in its [FY2021 statement]").
+          .replace(/ (?:in|on|from|per) (?:its|their|the)$/, '')
+          .replace(/ (?:on|in|from) (?:[a-z&.]+ ){0,3}[a-z&.]+'s?$/, '')
+          .replace(/ as (?:shown|reported|presented|stated|disclosed|printed|recorded)$/, ''),
+      ),
+    ),
+  );
   if (years.size > 1) return { ok: false, unparsed: raw.trim() };
   if (t === '' || /[+*/÷×=]/.test(t) || !/[a-z]/.test(t) || !balanced(t))
     return { ok: false, unparsed: raw.trim() };

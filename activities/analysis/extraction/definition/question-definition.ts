@@ -100,35 +100,65 @@ function statementOf(text: string): StatementHint | undefined {
   return kinds.size === 1 ? [...kinds][0] : undefined;
 }
 
+/** A lead-in naming the source: "Using the cash flow statement, ", "According to Note 18, ". */
+const LEAD_IN = String.raw`(?:(?:using|based on|per|from|according to|in) [^,]{1,60}, )?`;
+
 /** The asked noun phrase of "what was/were X …?" (lead-in and instructions removed). */
 function askedPhrase(text: string): { phrase: string; start: number; end: number } | null {
-  const m =
-    /^(?:(?:using|based on|per|from) [^,]{1,60}, )?(?:what (?:is|was|were|are)|how much (?:is|was|were)|calculate|compute)(?: the)? /.exec(
-      text,
-    );
+  const m = new RegExp(
+    String.raw`^${LEAD_IN}(?:what (?:is|was|were|are)|how much (?:is|was|were)|calculate|compute)(?: the)? `,
+  ).exec(text);
   if (!m) return null;
   const { body, end } = sentenceFrom(text, m[0].length);
   return { phrase: body, start: m[0].length, end };
 }
 
+/** The filer as the subject of a verb: one to four words, the last not a preposition. */
+const SUBJECT = String.raw`(?:(?!of |to |and )[a-z&.']+ ){1,4}`;
+/** Verbs that report a figure of the filer's own books. */
+const BOOK_VERB = String.raw`(?:pay|spend|record|report|incur|earn|carry|recognize|recognise)`;
+
+/**
+ * The line item a question names around a verb of the books, with the rest of its sentence
+ * (its period and statement words):
+ * - "how much (cash) did X pay in / spend on / record for Y …" → Y …;
+ * - "how much Y did X earn / carry / record …" and "what Y did X record …" → Y …;
+ * - "what did X report as Y …" → Y ….
+ */
+function verbPhrase(text: string): { phrase: string; start: number; end: number } | null {
+  const after = new RegExp(
+    String.raw`^${LEAD_IN}how much (?:cash )?did ${SUBJECT}${BOOK_VERB}(?: in| on| for| as)? `,
+  ).exec(text);
+  if (after) {
+    const { body, end } = sentenceFrom(text, after[0].length);
+    return { phrase: body, start: after[0].length, end };
+  }
+  const reportedAs = new RegExp(String.raw`^${LEAD_IN}what did ${SUBJECT}${BOOK_VERB} as `).exec(
+    text,
+  );
+  if (reportedAs) {
+    const { body, end } = sentenceFrom(text, reportedAs[0].length);
+    return { phrase: body, start: reportedAs[0].length, end };
+  }
+  const named = new RegExp(
+    String.raw`^${LEAD_IN}(?:how much|what) ((?:(?!did )[a-z&,'()-]+ ){1,8})did ${SUBJECT}${BOOK_VERB}\b`,
+  ).exec(text);
+  if (named) {
+    const { body, end } = sentenceFrom(text, named[0].length);
+    return { phrase: `${named[1]!.trim()}${body}`, start: named[0].length, end };
+  }
+  return null;
+}
+
 /**
  * A question that asks for one printed figure by its own name ("What were X's accrued
  * liabilities at May 31, 2023?", "How much did X spend on demand creation expense in
- * fiscal 2022?"): the name as a one-operand expression, or none.
+ * fiscal 2022?", "How much goodwill did X carry at the end of fiscal 2022?"): the name as a
+ * one-operand expression, or none.
  */
 export function readLineItemQuestion(question: string): DefinitionReading {
   const text = lower(question);
-  const asked =
-    askedPhrase(text) ??
-    (() => {
-      const m =
-        /^how much (?:cash )?did (?:(?!of |to |and )[a-z&.']+ ){1,4}(?:pay|spend|record|report|incur)(?: in| on| for)? /.exec(
-          text,
-        );
-      if (!m) return null;
-      const { body, end } = sentenceFrom(text, m[0].length);
-      return { phrase: body, start: m[0].length, end };
-    })();
+  const asked = askedPhrase(text) ?? verbPhrase(text);
   if (!asked || /\?.*\?/.test(text.slice(0, asked.end))) return { status: 'none' };
   const parsed = parseExpression(asked.phrase);
   if (!parsed.ok || parsed.expr.kind !== 'item') return { status: 'none' };
