@@ -127,6 +127,19 @@ describe('question parser: what a question really asks', () => {
     });
   });
 
+  it('reads a year that dates the document apart from the period asked', () => {
+    for (const q of [
+      "As presented in Quillfeather's 2032 annual report, what was income before income taxes for 2031?",
+      "What were Quillfeather's total net sales for 2031 according to the consolidated statements of earnings in its 2033 annual report?",
+      "What was Quillfeather's diluted earnings per share for fiscal 2031, as shown in the FY2032 income statement?",
+    ])
+      expect(parseQuestion(q)).toMatchObject({ kind: 'metric', period: { fiscalYear: 2031 } });
+    // The document's year is the period when the question names no other.
+    expect(parseQuestion('What was revenue in the 2031 income statement?')).toMatchObject({
+      period: { fiscalYear: 2031 },
+    });
+  });
+
   it('maps a line item the question names by a printed label of the catalog (three words or more)', () => {
     // Invented filer; the label words, not a question phrase, name the metric.
     expect(

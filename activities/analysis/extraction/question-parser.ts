@@ -158,6 +158,10 @@ function fiscalYears(text: string): number[] {
   return out;
 }
 
+/** A year that dates a document: "2022 annual report", "FY2019 income statement", "2022 10-K". */
+const DOCUMENT_YEAR =
+  /\b(?:fy\s?|fiscal (?:year )?)?(?:19|20)\d{2} (?:annual report|form 10-k|10-k|10-q|quarterly report|income statement|balance sheet|cash flow statement|(?:consolidated )?(?:financial )?statements?(?: of [a-z]+(?: [a-z]+)?)?)\b/g;
+
 function yearSpan(text: string): { startYear: number; endYear: number } | null {
   const re =
     /(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s*(?:-|–|—|to|through|thru|and|until|vs\.?|versus)\s*(?:the\s+)?(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})/i;
@@ -274,8 +278,12 @@ function parseQuestionForm(question: string): ParsedQuestion {
   const requestedScale = parseRequestedScale(text) ?? undefined;
   const roundingDp = askedRounding(text) ?? undefined;
   const preferStatement = statementPreference(text);
-  const span = yearSpan(main);
-  const years = fiscalYears(main);
+  // "as shown in the FY2019 income statement", "in its 2020 annual report": a year that dates
+  // the document is not the period asked, when the question names another one.
+  const withoutDocumentYears = main.replace(DOCUMENT_YEAR, ' ');
+  const periodText = fiscalYears(withoutDocumentYears).length > 0 ? withoutDocumentYears : main;
+  const span = yearSpan(periodText);
+  const years = fiscalYears(periodText);
   const quarterMatch = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(main);
 
   // Formula?

@@ -74,9 +74,18 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
   const sign = new RegExp(
     String.raw`^(?:was|is) (.+?) (negative|positive)(?: (?:at|as of|in|for) (?:the end of )?(${DATE}|${PERIOD}))?$`,
   ).exec(sentence);
-  const exceed = new RegExp(
+  // "did A exceed B in P", or with the period after the first figure: "did A in P exceed B".
+  const exceedAfter = new RegExp(
     String.raw`^did (.+?) exceed (.+?) (?:in|for|during) (${PERIOD})$`,
   ).exec(sentence);
+  const exceedBetween = new RegExp(
+    String.raw`^did (.+?) (?:in|for|during) (${PERIOD}) exceed (.+?)$`,
+  ).exec(sentence);
+  const exceed = exceedAfter
+    ? { a: exceedAfter[1]!, b: exceedAfter[2]!, period: exceedAfter[3]! }
+    : exceedBetween
+      ? { a: exceedBetween[1]!, b: exceedBetween[3]!, period: exceedBetween[2]! }
+      : null;
   if (trend) {
     const f = figure(trend[1]!);
     if ('unparsed' in f)
@@ -125,11 +134,11 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
     test = (v) => (negative ? cmp(v, dec('0')) < 0 : cmp(v, dec('0')) > 0);
     relation = negative ? 'below' : 'above';
   } else if (exceed) {
-    const a = figure(exceed[1]!);
-    const b = figure(exceed[2]!);
+    const a = figure(exceed.a);
+    const b = figure(exceed.b);
     if ('unparsed' in a) return review(`"${a.unparsed}" is not defined in the question`);
     if ('unparsed' in b) return review(`"${b.unparsed}" is not defined in the question`);
-    const when = periodOf(doc, exceed[3]!);
+    const when = periodOf(doc, exceed.period);
     if (!when) return review('no period for the comparison');
     sides = [
       { expr: a.expr, period: when, percent: false },
