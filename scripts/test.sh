@@ -9,7 +9,7 @@ bash scripts/bootstrap.sh --with-test-server
 export TEMPORAL_TEST_SERVER="${TEMPORAL_TEST_SERVER:-$PWD/.tools/bin/temporal-test-server}"
 export TEMPORAL_CLI="${TEMPORAL_CLI:-$(npx tsx -e "console.log(require('./scripts/lib/temporal-binaries').findBinary(require('./scripts/lib/temporal-binaries').TEMPORAL_CLI, {install:false}))")}"
 set +e
-# Static checks first when running the whole suite: types (ts-jest only transpiles), lint
+# Static checks first when running the whole suite: types (jest only strips them, with SWC), lint
 # (floating promises, workflow sandbox rules), formatting.
 if [ $# -eq 0 ]; then
   echo "[test] typecheck, lint, format"

@@ -83,7 +83,7 @@ linux('process lifecycle: nothing outlives its parent', () => {
         [
           '--import',
           'tsx',
-          join(__dirname, 'fixtures', 'lifecycle', 'parent.ts'),
+          join(__dirname, '..', 'fixtures', 'lifecycle', 'parent.ts'),
           String(temporalPort),
           String(pgPort),
         ],

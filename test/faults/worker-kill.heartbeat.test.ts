@@ -2,19 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { connectClient } from '../client/temporal-connection';
-import type { WorkerGroup } from '../worker-group';
+import { connectClient } from '../../client/temporal-connection';
+import type { WorkerGroup } from '../../worker-group';
 import type { NativeConnection } from '@temporalio/worker';
-import { GatewayClient } from '../client/gateway-client';
-import type { Database } from '../db/connection';
-import { auditTrail } from '../db/repositories/audit';
-import { countEntries } from '../db/repositories/ledger';
-import { PROJECT_ROOT } from '../scripts/lib/temporal-binaries';
-import { gatewayWorkflowId } from '../workflows/gateway.contract';
-import { createWorker } from '../worker';
-import { createTestDatabase } from './support/database';
-import { testConfig, workflowBundle } from './support/worker';
-import { ORG, journalPost, seedGatewayOrgs, warmAccounts } from './gateway.fixtures';
+import { GatewayClient } from '../../client/gateway-client';
+import type { Database } from '../../db/connection';
+import { auditTrail } from '../../db/repositories/audit';
+import { countEntries } from '../../db/repositories/ledger';
+import { PROJECT_ROOT } from '../../scripts/lib/temporal-binaries';
+import { gatewayWorkflowId } from '../../workflows/gateway.contract';
+import { createWorker } from '../../worker';
+import { createTestDatabase } from '../support/database';
+import { testConfig, workflowBundle } from '../support/worker';
+import { ORG, journalPost, seedGatewayOrgs, warmAccounts } from '../gateway.fixtures';
 
 /**
  * Item 9 of issue 8: a worker killed (SIGKILL) while its database step is in flight. The step

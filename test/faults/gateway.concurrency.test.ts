@@ -1,10 +1,10 @@
-import type { WorkerGroup } from '../worker-group';
-import { createTestDatabase } from './support/database';
-import { startTestWorker, testConfig, workflowBundle, type TestWorker } from './support/worker';
-import type { Database } from '../db/connection';
-import { createWorker } from '../worker';
-import { GatewayClient, ApprovalRefusedError } from '../client/gateway-client';
-import { trialBalance } from '../db/repositories/ledger';
+import type { WorkerGroup } from '../../worker-group';
+import { createTestDatabase } from '../support/database';
+import { startTestWorker, testConfig, workflowBundle, type TestWorker } from '../support/worker';
+import type { Database } from '../../db/connection';
+import { createWorker } from '../../worker';
+import { GatewayClient, ApprovalRefusedError } from '../../client/gateway-client';
+import { trialBalance } from '../../db/repositories/ledger';
 import {
   APPROVER_1,
   APPROVER_2,
@@ -14,7 +14,7 @@ import {
   key,
   seedGatewayOrgs,
   warmAccounts,
-} from './gateway.fixtures';
+} from '../gateway.fixtures';
 
 let database: Database;
 let worker: TestWorker;
