@@ -11,6 +11,7 @@ import {
   readLineItemQuestion,
 } from '../activities/analysis/extraction/definition/question-definition';
 import { answerYesNo } from '../activities/analysis/extraction/definition/yes-no';
+import { shareCountOf } from '../activities/analysis/extraction/definition/share-count';
 import { indexDocument } from '../activities/analysis/extraction/extract-metric';
 import { BALANCE_PAGE, CASH_FLOW_PAGE, INCOME_PAGE, pagesOf } from './extraction.fixtures';
 
@@ -335,5 +336,76 @@ describe('numeric yes/no answered from the cited numbers', () => {
     expect(answerYesNo('Did revenue growth improve from 2018 to 2019?', PAGES)).toMatchObject({
       status: 'needs_review',
     });
+  });
+});
+
+describe('an amount per share, over a share count the filing prints', () => {
+  it('names the share count an operand means, and refuses one that could be either', () => {
+    expect(shareCountOf('diluted weighted-average common shares outstanding')).toBe(
+      'shares_diluted',
+    );
+    expect(shareCountOf('basic average shares outstanding')).toBe('shares_basic');
+    expect(shareCountOf('the basic shares used in calculation')).toBe('shares_basic');
+    expect(shareCountOf('common shares outstanding')).toBe('shares_outstanding');
+    expect(shareCountOf('weighted average shares outstanding')).toMatchObject({
+      review: expect.stringContaining('basic or diluted'),
+    });
+    // Amounts paid for shares, and per-share figures, are not counts.
+    expect(shareCountOf('repurchases of common shares outstanding')).toBeNull();
+    expect(shareCountOf('dividends per common share outstanding')).toBeNull();
+    expect(shareCountOf('dividends paid')).toBeNull();
+  });
+
+  it('divides an amount by the count and checks the count against the printed EPS', () => {
+    // 60 / 200.0 basic, 60 / 202.8 diluted (millions); 292 / 200.0 = 1.46, the printed EPS.
+    const basic = answerDefined(
+      'Define Example Corp’s 2019 dividends per share as dividends paid divided by basic weighted-average shares outstanding. What was it, in USD to two decimals?',
+      PAGES,
+    );
+    expect(basic).toMatchObject({
+      status: 'answered',
+      unit: 'USD/share',
+      answer: '$0.30',
+      delivered: { kind: 'per_share', currency: 'USD', operation: 'level' },
+    });
+    if (basic.status !== 'answered') throw new Error('not answered');
+    expect(basic.inputs.map((i) => [i.metric, i.unit, i.value])).toEqual([
+      ['line_item:dividends paid', 'USD', '60000000'],
+      ['shares_basic', 'shares', '200000000'],
+    ]);
+    expect(
+      answerDefined(
+        'Define 2019 dividends per share as dividends paid divided by diluted weighted-average shares outstanding. What was it, in USD to three decimals?',
+        PAGES,
+      ),
+    ).toMatchObject({ status: 'answered', answer: '$0.296' });
+  });
+
+  it('sends a count in another scale than the one its table declares to a person', () => {
+    // Shares printed in thousands under "(In millions, except per share data)": read as
+    // 200,000 million shares, net income over them misses the printed $1.46 by far.
+    const wrongScale = INCOME_PAGE.replace(
+      'Basic   200.0   199.5   200.1',
+      'Basic   200,000   199,500   200,100',
+    );
+    const r = answerDefined(
+      'Define 2019 dividends per share as dividends paid divided by basic weighted-average shares outstanding. What was it, in USD to two decimals?',
+      pagesOf(wrongScale, BALANCE_PAGE, CASH_FLOW_PAGE),
+    );
+    expect(r).toMatchObject({
+      status: 'needs_review',
+      reason: expect.stringContaining('disagrees with the printed EPS'),
+    });
+    // Without a printed EPS the count cannot be checked.
+    const noEps = INCOME_PAGE.replace(
+      /Earnings per common share\nBasic[^\n]*\nDiluted[^\n]*\n/,
+      '',
+    );
+    expect(
+      answerDefined(
+        'Define 2019 dividends per share as dividends paid divided by basic weighted-average shares outstanding. What was it, in USD to two decimals?',
+        pagesOf(noEps, BALANCE_PAGE, CASH_FLOW_PAGE),
+      ),
+    ).toMatchObject({ status: 'needs_review', reason: expect.stringContaining('no printed EPS') });
   });
 });

@@ -13,6 +13,7 @@ type Output = ToolOutput<'extract_metric'>;
 
 const KIND: Record<DefinedAnswer['unit'], NumericClaim['kind']> = {
   USD: 'money',
+  'USD/share': 'per_share',
   percent: 'ratio_percent',
   ratio: 'ratio',
   days: 'ratio',
@@ -25,7 +26,7 @@ function claimsOf(docId: string, a: DefinedAnswer): NumericClaim[] {
     id: `${base}#in${i}`,
     label: inp.matchedLabel,
     metric: inp.metric,
-    kind: 'money',
+    kind: inp.unit === 'shares' ? 'count' : 'money',
     value: inp.value,
     unit: inp.unit,
     period: inp.period,
@@ -116,7 +117,7 @@ function yesNoOutput(
     id: `${base}#in${i}`,
     label: inp.matchedLabel,
     metric: inp.metric,
-    kind: 'money',
+    kind: inp.unit === 'shares' ? 'count' : 'money',
     value: inp.value,
     unit: inp.unit,
     period: inp.period,

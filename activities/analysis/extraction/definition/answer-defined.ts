@@ -4,7 +4,7 @@ import { indexDocument, type Citation, type DocumentIndex } from '../extract-met
 import type { AnswerInput } from '../index';
 import type { Scale } from '../scale';
 import { resolveColumn, type PageText } from '../statement-table';
-import { itemsOf, showExpression, type Expr } from './grammar';
+import { itemsOf, showExpression, type Expr, type ItemNode } from './grammar';
 import {
   computeWith,
   periodLabel,
@@ -18,6 +18,7 @@ import {
   type QuestionDefinition,
 } from './question-definition';
 import { dollarsText, presentValue } from './amount-text';
+import { shareCountOf } from './share-count';
 
 /**
  * Answers a question that states its own arithmetic: the definition is compiled (grammar.ts),
@@ -28,7 +29,7 @@ import { dollarsText, presentValue } from './amount-text';
  * below the delivery floor goes to review with the reason named.
  */
 
-export type DefinedUnit = 'USD' | 'percent' | 'ratio' | 'days';
+export type DefinedUnit = 'USD' | 'USD/share' | 'percent' | 'ratio' | 'days';
 
 export interface DefinedAnswer {
   status: 'answered';
@@ -103,19 +104,22 @@ export function mainPeriod(
  * The dimension of an expression in currency: 1 for an amount, 0 for a pure number (a ratio,
  * a percentage, days), null when the arithmetic mixes them (an amount plus a ratio).
  */
-export function dimension(e: Expr): number | null {
+export function dimension(
+  e: Expr,
+  isCount: (item: ItemNode) => boolean = () => false,
+): number | null {
   switch (e.kind) {
     case 'item':
-      return 1;
+      return isCount(e) ? 0 : 1;
     case 'num':
       return 0;
     case 'avg': {
-      const ds = e.args.map(dimension);
+      const ds = e.args.map((x) => dimension(x, isCount));
       return ds.every((d) => d !== null && d === ds[0]) ? ds[0]! : null;
     }
     case 'bin': {
-      const a = dimension(e.left);
-      const b = dimension(e.right);
+      const a = dimension(e.left, isCount);
+      const b = dimension(e.right, isCount);
       if (a === null || b === null) return null;
       if (e.op === '+' || e.op === '-') return a === b ? a : null;
       return e.op === '*' ? a + b : a - b;
@@ -131,6 +135,8 @@ function hasNumber(e: Expr, v: string): boolean {
 }
 
 function operationOf(e: Expr, unit: DefinedUnit): AnswerForm['operation'] {
+  // An amount per share is a level of a per-share figure, as a printed EPS is.
+  if (unit === 'USD/share') return 'level';
   if (unit !== 'USD') return 'quotient';
   if (e.kind === 'avg') return 'average';
   if (e.kind === 'bin') return e.op === '+' ? 'sum' : e.op === '-' ? 'difference' : 'level';
@@ -213,12 +219,28 @@ function evaluateDefinition(
   const askedPercent = /%|\bpercent(?:age)?s?\b|\bper cent\b/.test(q);
   const askedMoney =
     /\b(?:usd|us\$|dollars?)\b|\$|\b(?:millions|billions|thousands)\b/.test(q) && !askedPercent;
-  const dim = dimension(d.expr);
-  if (dim !== 0 && dim !== 1) return review('the definition mixes amounts and ratios');
-  const money = dim === 1;
+  // Operands that count shares (share-count.ts) have no currency: an amount over a count of
+  // shares is an amount per share.
+  const counted = new Set(items.filter((i) => shareCountOf(i.name) !== null));
+  const isCount = (i: ItemNode) => counted.has(i);
+  const dim = dimension(d.expr, isCount);
+  const shareDim = dimension(d.expr, (i) => !isCount(i));
+  if (dim === null || shareDim === null)
+    return review('the definition mixes amounts, share counts and ratios');
+  // An amount (1, 0), a pure number (0, 0) or an amount per share (1, -1); nothing else.
+  const perShare = dim === 1 && shareDim === -1;
+  const money = dim === 1 && shareDim === 0;
+  if (!perShare && !money && !(dim === 0 && shareDim === 0))
+    return review('the definition does not compute an amount, a ratio or a per-share figure');
   const days = /\bdays\b/.test(q) || hasNumber(d.expr, '365');
   let unit: DefinedUnit;
-  if (money) {
+  if (perShare) {
+    if (askedPercent)
+      return review(
+        'the question asks for a percent of a per-share figure the definition computes',
+      );
+    unit = 'USD/share';
+  } else if (money) {
     if (askedPercent)
       return review('the question asks for a percent of an amount the definition computes');
     unit = 'USD';
@@ -232,6 +254,9 @@ function evaluateDefinition(
 
   const computed = computeWith(d.expr, main, resolve);
   if (!computed.ok) return review(computed.reason, computed.hints);
+  // A count must have been read as one (its scale checked against the printed EPS).
+  if ([...counted].some((i) => !computed.counts.has(i)))
+    return review('a share count the definition names was not read and checked as a count');
   const { inputs, scale } = computed;
   const raw = computed.value;
   const value = unit === 'percent' ? mul(raw, dec('100')) : raw;
@@ -249,19 +274,21 @@ function evaluateDefinition(
   const answer =
     unit === 'USD'
       ? dollarsText(rounded, outScale)
-      : unit === 'percent'
-        ? `${rounded}%`
-        : unit === 'days'
-          ? `${rounded} days`
-          : rounded;
-  const kind = unit === 'USD' ? 'currency_amount' : unit;
+      : unit === 'USD/share'
+        ? dollarsText(rounded, 'units')
+        : unit === 'percent'
+          ? `${rounded}%`
+          : unit === 'days'
+            ? `${rounded} days`
+            : rounded;
+  const kind = unit === 'USD' ? 'currency_amount' : unit === 'USD/share' ? 'per_share' : unit;
   // With no period outside the definition, the answer is over the years its operands name.
   const periods =
     spread && ownYears.length > 1 ? ownYears.sort().map((y) => `FY${y}`) : [periodLabel(main)];
   const form = (s: AnswerForm['scale'], rounding: number | null): AnswerForm => ({
     kind,
     scale: unit === 'USD' ? s : null,
-    currency: unit === 'USD' ? 'USD' : null,
+    currency: unit === 'USD' || unit === 'USD/share' ? 'USD' : null,
     rounding,
     periods,
     periodCount: periods.length,

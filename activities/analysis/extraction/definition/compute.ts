@@ -13,6 +13,7 @@ import type { StatementKind } from '../metric-catalog';
 import { convertScale, type Scale } from '../scale';
 import { itemsOf, type Expr, type ItemNode } from './grammar';
 import { resolveLineItem } from './line-item';
+import { checkShareCount, shareCountOf } from './share-count';
 
 /**
  * Evaluates a compiled expression for a period: each operand is resolved against the
@@ -33,12 +34,26 @@ export const periodLabel = (p: MainPeriod) =>
   p.quarter ? `Q${p.quarter} FY${p.fiscalYear}` : `FY${p.fiscalYear}`;
 
 export type Computed =
-  | { ok: true; value: Decimal; inputs: AnswerInput[]; scale: Scale | null }
+  | {
+      ok: true;
+      value: Decimal;
+      inputs: AnswerInput[];
+      scale: Scale | null;
+      /** The operands read as counts of shares (the rest are amounts). */
+      counts: Set<ItemNode>;
+    }
   | { ok: false; reason: string; hints: Citation[] };
 
 /** One operand read for a period: its value in units and how it was read, or why not. */
 export type OperandReading =
-  | { ok: true; units: string; scale: Scale | null; input: AnswerInput }
+  | {
+      ok: true;
+      units: string;
+      scale: Scale | null;
+      input: AnswerInput;
+      /** A count of shares (share-count.ts), not an amount; absent means an amount. */
+      count?: boolean;
+    }
   | { ok: false; reason: string; hints: Citation[] };
 
 /** Reads an operand (a line item the question names) for one period. */
@@ -50,6 +65,8 @@ export function printedOperands(
   questionStatement: StatementKind | undefined,
 ): OperandResolver {
   return (item, period) => {
+    const count = shareCountOf(item.name);
+    if (count) return readShareCount(doc, item.name, count, period);
     const statement: StatementKind | undefined = item.statement ?? questionStatement;
     const li = resolveLineItem(doc, item.name, statement);
     if (!li)
@@ -92,6 +109,50 @@ export function printedOperands(
   };
 }
 
+/**
+ * A share count the definition divides by, read by the catalog's share rows (their own scale
+ * rules) and delivered only when net income over it agrees with the printed EPS.
+ */
+function readShareCount(
+  doc: DocumentIndex,
+  name: string,
+  count: ReturnType<typeof shareCountOf>,
+  period: MainPeriod,
+): OperandReading {
+  if (!count) throw new Error('readShareCount: not a share count');
+  if (typeof count === 'object') return { ok: false, reason: count.review, hints: [] };
+  const label = periodLabel(period);
+  const r = extractMetricFromIndex(doc, { metric: count, period });
+  if (r.status !== 'found') return { ok: false, reason: `"${name}": ${r.reason}`, hints: [] };
+  if (r.confidence < INPUT_FLOOR)
+    return {
+      ok: false,
+      reason: `"${name}" ${label} read with confidence ${r.confidence}`,
+      hints: [r.citation],
+    };
+  const units = convertScale(r.value.amount, r.value.scale, 'units');
+  const check = checkShareCount(doc, count, { period, label, floor: INPUT_FLOOR }, dec(units));
+  if (!check.ok) return { ok: false, reason: check.reason, hints: [r.citation, ...check.hints] };
+  return {
+    ok: true,
+    units,
+    scale: r.value.scale,
+    count: true,
+    input: {
+      label: name,
+      metric: count,
+      unit: 'shares',
+      value: units,
+      period: label,
+      printed: r.value.printed,
+      matchedLabel: r.matchedLabel,
+      heading: r.statement,
+      confidence: r.confidence,
+      citation: r.citation,
+    },
+  };
+}
+
 export function computeExpression(
   doc: DocumentIndex,
   expr: Expr,
@@ -112,12 +173,14 @@ export function computeWith(expr: Expr, main: MainPeriod, resolve: OperandResolv
   const inputs: AnswerInput[] = [];
   const values = new Map<ItemNode, Decimal>();
   let scale: Scale | null = null;
+  const counts = new Set<ItemNode>();
   for (const item of items) {
     const fiscalYear = item.year ?? (item.priorYear ? main.fiscalYear - 1 : main.fiscalYear);
     const period = main.quarter ? { fiscalYear, quarter: main.quarter } : { fiscalYear };
     const r = resolve(item, period);
     if (!r.ok) return review(r.reason, r.hints);
-    scale ??= r.scale;
+    if (r.count) counts.add(item);
+    else scale ??= r.scale;
     values.set(item, dec(r.units));
     inputs.push(r.input);
   }
@@ -151,5 +214,5 @@ export function computeWith(expr: Expr, main: MainPeriod, resolve: OperandResolv
   };
   const raw = evaluate(expr);
   if (raw === null) return review('the definition divides by zero');
-  return { ok: true, value: raw, inputs, scale };
+  return { ok: true, value: raw, inputs, scale, counts };
 }

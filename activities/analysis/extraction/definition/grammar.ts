@@ -129,6 +129,16 @@ function leaf(raw: string): ParseResult {
       .replace(/,? (?:according to|from|per|in) note \d+\b.*$/, '')
       // "(52 weeks ended August 29, 2021)": the length of the fiscal year, not the name.
       .replace(/\(\s*(?:52|53) weeks ended [^()]*\)/g, ' ')
+      // The scale a note gives the figure in is not its name either: "(printed in
+      // thousands)", "(usd millions)", "(cash flow statement, usd millions)".
+      .replace(
+        /,\s*(?:printed |stated |in )*(?:usd |us\$ |\$ )?(?:thousands|millions|billions)(?: of (?:usd|dollars))?\s*\)/g,
+        ')',
+      )
+      .replace(
+        /\(\s*(?:printed |stated |in )*(?:usd |us\$ |\$ )?(?:thousands|millions|billions)(?: of (?:usd|dollars))?\s*\)/g,
+        ' ',
+      )
       .replace(/\((?:a|an|the) [^()]*\)/g, ' '),
   );
   if (/^\d+(?:\.\d+)?$/.test(t)) return { ok: true, expr: { kind: 'num', value: t } };
