@@ -230,6 +230,19 @@ describe('answerQuestion', () => {
       '-1.28 percentage points (21.3% in FY2017 to 20.0% in FY2019)',
     );
   });
+  it('gives the change of a per-share figure as an amount per share', () => {
+    // Diluted EPS 1.44 in 2019, (0.19) in 2018: up $1.63 a share; the sign before the $.
+    const up = answerQuestion({
+      question: 'What was the change in diluted EPS from FY2018 to FY2019?',
+      pages: PAGES,
+    });
+    expect(up).toMatchObject({ status: 'answered', answer: '$1.63 per share', unit: 'USD/share' });
+    const down = answerQuestion({
+      question: 'What was the change in diluted EPS from FY2017 to FY2018?',
+      pages: PAGES,
+    });
+    expect(down).toMatchObject({ status: 'answered', answer: '-$1.29 per share' });
+  });
   it('needs review when an input is missing, ambiguous or the question is unsupported', () => {
     expect(
       answerQuestion({ question: 'What is the FY2018 fixed asset turnover ratio?', pages: PAGES })

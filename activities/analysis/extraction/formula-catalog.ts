@@ -15,8 +15,17 @@ import { CitationSchema, type ExtractMetricResult } from './extract-metric';
 import { getMetric } from './metric-catalog';
 import { convertScale, type Scale } from './scale';
 
-export const FormulaResultKindSchema = z.enum(['percent', 'ratio', 'money', 'days']);
+// per_share: only a per-share metric under an aggregate (the change of diluted EPS); no
+// catalog formula computes one.
+export const FormulaResultKindSchema = z.enum(['percent', 'ratio', 'money', 'days', 'per_share']);
 export type FormulaResultKind = z.infer<typeof FormulaResultKindSchema>;
+
+/** The answer unit of a result kind: an amount in USD, an amount per share, or the kind itself. */
+export function unitOfResultKind(
+  kind: FormulaResultKind,
+): 'USD' | 'USD/share' | 'percent' | 'ratio' | 'days' {
+  return kind === 'money' ? 'USD' : kind === 'per_share' ? 'USD/share' : kind;
+}
 
 export interface InputRef {
   metric: string;
@@ -570,7 +579,13 @@ function evaluateYear(
     if (!def)
       return { ok: false, reason: `unknown metric ${base.metric}`, text: base.metric, inputs: [] };
     const kind: FormulaResultKind =
-      def.kind === 'ratio_percent' ? 'percent' : def.kind === 'money' ? 'money' : 'ratio';
+      def.kind === 'ratio_percent'
+        ? 'percent'
+        : def.kind === 'money'
+          ? 'money'
+          : def.kind === 'per_share'
+            ? 'per_share'
+            : 'ratio';
     return evaluateVariant(
       { text: base.metric, inputs: [cur(base.metric)], compute: (g) => g(base.metric!, 0) },
       kind,

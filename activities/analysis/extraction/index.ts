@@ -12,6 +12,7 @@ import {
   evaluateFormula,
   getFormula,
   INPUT_FLOOR,
+  unitOfResultKind,
   type Aggregate,
   type FormulaInput,
 } from './formula-catalog';
@@ -326,7 +327,7 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
     const kind = ev.resultKind;
     // A percent formula asked as a ratio is delivered as the decimal (19.05% → 0.1905).
     const asRatio = kind === 'percent' && parsed.unit === 'ratio';
-    const unit: Outcome['unit'] = kind === 'money' ? 'USD' : asRatio ? 'ratio' : kind;
+    const unit: Outcome['unit'] = asRatio ? 'ratio' : unitOfResultKind(kind);
     const valueUnits =
       kind === 'money'
         ? convertScale(ev.value, ev.scale, 'units')
@@ -396,7 +397,7 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
       answer = `${rounded.startsWith('-') ? '-' : ''}$${withThousands(rounded.replace('-', ''))}${SCALE_WORD[scale]}`;
       break;
     case 'USD/share':
-      answer = `$${rounded} per share`;
+      answer = `${rounded.startsWith('-') ? '-' : ''}$${rounded.replace('-', '')} per share`;
       break;
     case 'percent':
       if (aggregate.kind === 'change' && outcome.endpoints) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AggregateSchema, getFormula, type Aggregate } from './formula-catalog';
+import { AggregateSchema, getFormula, unitOfResultKind, type Aggregate } from './formula-catalog';
 import { METRICS, StatementKindSchema } from './metric-catalog';
 import { parseRequestedScale, ScaleSchema } from './scale';
 import { PeriodSchema, type Period } from './statement-table';
@@ -435,7 +435,7 @@ function parseQuestionForm(question: string): ParsedQuestion {
   let unit: RequestedUnit | undefined;
   if (formulaId) {
     const f = getFormula(formulaId)!;
-    unit = f.resultKind === 'money' ? 'USD' : f.resultKind;
+    unit = unitOfResultKind(f.resultKind);
   } else if (metricId) {
     const m = METRICS.find((x) => x.id === metricId)!;
     unit =

@@ -19,7 +19,7 @@ import { DEGRADED_CONFIDENCE } from '../../../workflows/analysis/step-result';
 import type { StoredFact } from '../../../db/repositories/filing-facts';
 import { deliveredFormulaOf, kindOfUnit } from '../extraction/answer-form';
 import type { ExtractMetricResult } from '../extraction/extract-metric';
-import { evaluateFormula, getFormula } from '../extraction/formula-catalog';
+import { evaluateFormula, getFormula, unitOfResultKind } from '../extraction/formula-catalog';
 import { convertScale, type Scale } from '../extraction/scale';
 import type { PageText } from '../extraction/statement-table';
 import { coverWords, rowLabels } from '../label-evidence';
@@ -356,7 +356,8 @@ export function answerFromFacts(input: {
     const at = (c: { page: number; charStart: number }) => `${c.page}:${c.charStart}`;
     const usedAt = new Set(ev.inputs.map((i) => at(i.citation)));
     used.splice(0, used.length, ...used.filter((u) => usedAt.has(at(u.citation))));
-    unit = ev.resultKind === 'money' ? 'USD' : ev.resultKind === 'days' ? 'ratio' : ev.resultKind;
+    const u = unitOfResultKind(ev.resultKind);
+    unit = u === 'days' ? 'ratio' : u;
     valueUnits = ev.resultKind === 'money' ? convertScale(ev.value, ev.scale, 'units') : ev.value;
     tableScale = ev.scale;
     expression = ev.formulaText;
