@@ -80,6 +80,18 @@ describe('definition grammar', () => {
         'interest paid',
         {},
       ],
+      // A date in parentheses restating the period the words name.
+      ['goodwill at fiscal year-end 2031 (january 2, 2032)', 'goodwill', { year: 2031 }],
+      [
+        'cash dividend payments (cash flow statement, usd millions)',
+        'cash dividend payments',
+        { statement: 'cash_flow' },
+      ],
+      [
+        'the basic shares used in calculation (printed in thousands)',
+        'basic shares used in calculation',
+        {},
+      ],
     ];
     for (const [text, name, more] of names)
       expect(parsed(text)).toMatchObject({ kind: 'item', name, ...more });

@@ -141,6 +141,11 @@ function leaf(raw: string): ParseResult {
       )
       .replace(/\((?:a|an|the) [^()]*\)/g, ' '),
   );
+  // "at fiscal year-end 2022 (january 1, 2023)": the date in parentheses restates the period
+  // the words outside name; alone, it is the period.
+  const restated = new RegExp(String.raw`\(\s*(?:as of |at |on |ended |ending )?${DATE}\s*\)`, 'g');
+  const outside = t.replace(restated, ' ');
+  if (outside !== t && new RegExp(String.raw`\b${YEAR}\b`).test(outside)) t = clean(outside);
   if (/^\d+(?:\.\d+)?$/.test(t)) return { ok: true, expr: { kind: 'num', value: t } };
   const avg = /^(?:an? )?(?:the )?average (?:of )?(.+)$/.exec(t);
   if (avg) return average(avg[1]!);
