@@ -308,6 +308,16 @@ function assignDurations(cols: PeriodColumn[], headerText: string, context: stri
   const explicit = cols.filter((c) => c.duration === 'unknown');
   if (ctx.length === 1) {
     for (const c of explicit) c.duration = ctx[0]!;
+    // "FOURTH QUARTER" over "2022   2021" (an earnings release): bare years are that quarter
+    // of each year. Only one quarter named, and only over bare years (a date has its own).
+    const named = [
+      ...(own.length > 0 ? headerText : context).matchAll(
+        /\b(first|second|third|fourth)\s+quarter\b|\bq([1-4])\b/gi,
+      ),
+    ].map((m) => (m[1] ? QUARTER_WORD[m[1].toLowerCase()] : Number(m[2])));
+    if (ctx[0] === 'quarter' && named.length === 1 && named[0])
+      for (const c of explicit)
+        if (c.year !== undefined && !c.date && c.quarter === undefined) c.quarter = named[0];
     return;
   }
   // "Three Months Ended   Six Months Ended" over four date columns: two per group.
@@ -449,7 +459,13 @@ export function resolveColumn(
       certainty: 1,
     };
   }
-  if (col.year !== undefined) return { fiscalYear: col.year, duration: col.duration, certainty: 1 };
+  if (col.year !== undefined)
+    return {
+      fiscalYear: col.year,
+      ...(col.quarter !== undefined ? { quarter: col.quarter } : {}),
+      duration: col.duration,
+      certainty: 1,
+    };
   const d = col.date!;
   if (d.month >= 3) return { fiscalYear: d.year, duration: col.duration, certainty: 1 };
   // 52/53-week years ending in the first days of January are named after the prior
