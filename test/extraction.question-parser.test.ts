@@ -213,4 +213,19 @@ describe('question parser: what a question really asks', () => {
       parseQuestion('What is the FY2022 net income attributable to shareholders in USD thousands?'),
     ).toMatchObject({ kind: 'metric', metric: 'net_income' });
   });
+
+  it('does not map a question to a metric whose rows exclude what it asks', () => {
+    expect(
+      parseQuestion(
+        'What amount of dividends had Example Corp declared but not yet paid at the end of fiscal 2031?',
+      ),
+    ).toMatchObject({ kind: 'unsupported', reason: expect.stringContaining('declared') });
+    expect(
+      parseQuestion('What was net income from continuing operations in FY2031?'),
+    ).toMatchObject({ kind: 'unsupported', reason: expect.stringContaining('continuing') });
+    expect(parseQuestion('How much did Example Corp pay in dividends in FY2031?')).toMatchObject({
+      kind: 'metric',
+      metric: 'dividends_paid',
+    });
+  });
 });

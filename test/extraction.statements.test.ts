@@ -188,4 +188,59 @@ describe('period headers', () => {
     });
     expect(r.status === 'found' && r.value.amount).toBe('1900');
   });
+  it('reads the dividends a company paid, not those it declared and has yet to pay', () => {
+    const page = [
+      'CONSOLIDATED STATEMENTS OF CASH FLOWS',
+      '(In millions)',
+      'Year Ended May 31,   2031   2030',
+      'Cash used by financing activities:',
+      'Dividends — common and preferred   (2,012)   (1,837)',
+      'Cash used by financing activities   (7,447)   (4,836)',
+      'Supplemental disclosure of cash flow information:',
+      'Dividends declared and not paid   524   480',
+    ].join('\n');
+    expect(
+      extractMetric({
+        pages: pagesOf(page),
+        metric: 'dividends_paid',
+        period: { fiscalYear: 2031 },
+      }),
+    ).toMatchObject({ status: 'found', value: { amount: '2012' } });
+    const preferredOnly = page.replace(
+      'Dividends — common and preferred',
+      'Dividends on preferred stock',
+    );
+    expect(
+      extractMetric({
+        pages: pagesOf(preferredOnly),
+        metric: 'dividends_paid',
+        period: { fiscalYear: 2031 },
+      }).status,
+    ).toBe('not_found');
+  });
+  it('reads bare years under one named quarter as that quarter of each year', () => {
+    // An earnings release: the quarter is named above the years, not in the header line.
+    const quarterPage = (scope: string) =>
+      [
+        'CONDENSED CONSOLIDATED STATEMENT OF EARNINGS',
+        `(Unaudited; in Millions)   ${scope}`,
+        '',
+        '2031   2030   Percent',
+        'Sales to customers   $ 2,370   $ 2,480   (4.4)',
+      ].join('\n');
+    const q4 = (period: { fiscalYear: number; quarter?: number }, scope = 'FOURTH QUARTER') =>
+      extractMetric({ pages: pagesOf(quarterPage(scope)), metric: 'revenue', period });
+    expect(q4({ fiscalYear: 2031, quarter: 4 })).toMatchObject({
+      status: 'found',
+      value: { amount: '2370' },
+    });
+    expect(q4({ fiscalYear: 2030, quarter: 4 })).toMatchObject({ value: { amount: '2480' } });
+    // Not the year, and not another quarter.
+    expect(q4({ fiscalYear: 2031 }).status).toBe('not_found');
+    expect(q4({ fiscalYear: 2031, quarter: 3 }).status).toBe('not_found');
+    // Two quarters named: which one heads the years is not known.
+    expect(q4({ fiscalYear: 2031, quarter: 4 }, 'THIRD QUARTER   FOURTH QUARTER').status).toBe(
+      'not_found',
+    );
+  });
 });

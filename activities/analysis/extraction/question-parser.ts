@@ -401,6 +401,19 @@ function parseQuestionForm(question: string): ParsedQuestion {
         '"percentage change" of a ratio is ambiguous: percentage points or relative change',
       );
   }
+  // What the catalog excludes from a metric's rows it excludes from the question too: "dividends
+  // declared but not yet paid" is not dividends paid, "net income including noncontrolling
+  // interests" not the company's net income. Words of the question only: no anchored pattern.
+  const excludedBy = metricId
+    ? METRICS.find((x) => x.id === metricId)
+        ?.exclude?.filter((re) => !re.source.startsWith('^'))
+        .map((re) => re.exec(main.replace(/[^a-z0-9%&$ ]+/g, ' ').replace(/\s+/g, ' ')))
+        .find((m) => m !== null)
+    : null;
+  if (excludedBy)
+    return unsupported(
+      `"${excludedBy[0]}": the question asks for what the catalog's ${metricId} excludes`,
+    );
   // A figure "per share / per store / per employee" is not the catalog total it names.
   const perUnit =
     /\bper (?:share|employee|store|square (?:foot|feet)|sq\.? ?ft|customer|member|unit|subscriber)\b/.exec(
