@@ -339,6 +339,19 @@ describe('numeric yes/no answered from the cited numbers', () => {
       PAGES,
     );
     expect(between).toEqual(after);
+    // "Pay more in A than it spent on B": dividends 60 vs repurchases 100 in 2019.
+    expect(
+      answerYesNo(
+        'Did Example Corp pay more in dividends paid than it spent on repurchases of common stock in 2019?',
+        PAGES,
+      ),
+    ).toMatchObject({ status: 'answered', verdict: false });
+    expect(
+      answerYesNo(
+        'Did Example Corp spend less on dividends paid than on repurchases of common stock in 2019?',
+        PAGES,
+      ),
+    ).toMatchObject({ status: 'answered', verdict: true });
   });
 
   it('does not guess a figure the question names without defining', () => {

@@ -81,11 +81,22 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
   const exceedBetween = new RegExp(
     String.raw`^did (.+?) (?:in|for|during) (${PERIOD}) exceed (.+?)$`,
   ).exec(sentence);
+  // "did X pay more in A than it spent on B in P", "did X spend less on A than on B in P".
+  const moreOrLess = new RegExp(
+    String.raw`^did (?:[a-z&.']+ ){1,4}?(?:pay|spend|earn|record|report|incur) (more|less) (?:in |on |for |as )?(.+?) than (?:(?:it|they|the company) )?(?:(?:paid|spent|earned|recorded|reported|incurred|did) )?(?:in |on |for |as )?(.+?) (?:in|for|during) (${PERIOD})$`,
+  ).exec(sentence);
   const exceed = exceedAfter
-    ? { a: exceedAfter[1]!, b: exceedAfter[2]!, period: exceedAfter[3]! }
+    ? { a: exceedAfter[1]!, b: exceedAfter[2]!, period: exceedAfter[3]!, less: false }
     : exceedBetween
-      ? { a: exceedBetween[1]!, b: exceedBetween[3]!, period: exceedBetween[2]! }
-      : null;
+      ? { a: exceedBetween[1]!, b: exceedBetween[3]!, period: exceedBetween[2]!, less: false }
+      : moreOrLess
+        ? {
+            a: moreOrLess[2]!,
+            b: moreOrLess[3]!,
+            period: moreOrLess[4]!,
+            less: moreOrLess[1] === 'less',
+          }
+        : null;
   if (trend) {
     const f = figure(trend[1]!);
     if ('unparsed' in f)
@@ -144,8 +155,8 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
       { expr: a.expr, period: when, percent: false },
       { expr: b.expr, period: when, percent: false },
     ];
-    test = (x, y) => cmp(x, y) > 0;
-    relation = 'more than';
+    test = exceed.less ? (x, y) => cmp(x, y) < 0 : (x, y) => cmp(x, y) > 0;
+    relation = exceed.less ? 'less than' : 'more than';
   } else return review('a yes/no question the numeric reader does not read');
 
   const values: Decimal[] = [];
