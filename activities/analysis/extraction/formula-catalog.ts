@@ -12,13 +12,21 @@ import {
   type Decimal,
 } from '../../../workflows/analysis/decimal-core';
 import { CitationSchema, type ExtractMetricResult } from './extract-metric';
-import { getMetric } from './metric-catalog';
+import { getMetric, type MetricDefinition } from './metric-catalog';
 import { convertScale, type Scale } from './scale';
 
 // per_share: only a per-share metric under an aggregate (the change of diluted EPS); no
 // catalog formula computes one.
 export const FormulaResultKindSchema = z.enum(['percent', 'ratio', 'money', 'days', 'per_share']);
 export type FormulaResultKind = z.infer<typeof FormulaResultKindSchema>;
+
+/** What a catalog metric is under an aggregate (a count's change is a plain number). */
+const RESULT_KIND_OF_METRIC: Record<MetricDefinition['kind'], FormulaResultKind> = {
+  money: 'money',
+  ratio_percent: 'percent',
+  per_share: 'per_share',
+  count: 'ratio',
+};
 
 /** The answer unit of a result kind: an amount in USD, an amount per share, or the kind itself. */
 export function unitOfResultKind(
@@ -578,14 +586,7 @@ function evaluateYear(
     const def = getMetric(base.metric);
     if (!def)
       return { ok: false, reason: `unknown metric ${base.metric}`, text: base.metric, inputs: [] };
-    const kind: FormulaResultKind =
-      def.kind === 'ratio_percent'
-        ? 'percent'
-        : def.kind === 'money'
-          ? 'money'
-          : def.kind === 'per_share'
-            ? 'per_share'
-            : 'ratio';
+    const kind = RESULT_KIND_OF_METRIC[def.kind];
     return evaluateVariant(
       { text: base.metric, inputs: [cur(base.metric)], compute: (g) => g(base.metric!, 0) },
       kind,

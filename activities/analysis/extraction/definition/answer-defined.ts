@@ -223,6 +223,7 @@ function evaluateDefinition(
   // shares is an amount per share.
   const counted = new Set(items.filter((i) => shareCountOf(i.name) !== null));
   const isCount = (i: ItemNode) => counted.has(i);
+  // Two dimensions: in currency (counts weigh 0) and in shares (amounts weigh 0).
   const dim = dimension(d.expr, isCount);
   const shareDim = dimension(d.expr, (i) => !isCount(i));
   if (dim === null || shareDim === null)

@@ -116,10 +116,9 @@ export function printedOperands(
 function readShareCount(
   doc: DocumentIndex,
   name: string,
-  count: ReturnType<typeof shareCountOf>,
+  count: NonNullable<ReturnType<typeof shareCountOf>>,
   period: MainPeriod,
 ): OperandReading {
-  if (!count) throw new Error('readShareCount: not a share count');
   if (typeof count === 'object') return { ok: false, reason: count.review, hints: [] };
   const label = periodLabel(period);
   const r = extractMetricFromIndex(doc, { metric: count, period });
