@@ -1,9 +1,10 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import * as schema from './schema';
 import { createHmac } from 'node:crypto';
 import { ConfigError, type AppConfig } from '../config/env';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { resilientPool } from './resilient-pool';
 
 export type Db = NodePgDatabase<typeof schema>;
 
@@ -106,12 +107,7 @@ export function gatewayUrlFor(cfg: AppConfig, ownerUrl: string): string | undefi
 type Handle = { db: Db; pool: Pool };
 
 function openPool(url: string, max: number): Handle {
-  const pool = new Pool({ connectionString: url, max });
-  // A client losing its server (a database restart, a dropped connection) must not crash the
-  // process: idle clients report on the pool, checked-out ones on themselves; the query in
-  // flight fails (its activity retries) and the pool replaces the broken client.
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  const pool = resilientPool(url, max);
   return { db: drizzle(pool, { schema }), pool };
 }
 

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
-import { Client as PgClient, Pool } from 'pg';
+import { Client as PgClient, type Pool } from 'pg';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { resilientPool } from './resilient-pool';
 import { GATEWAY_ROLE, RUNTIME_ROLE, type Database, type Db } from './connection';
 
 export const MIGRATIONS_FOLDER = resolve(__dirname, 'migrations');
@@ -15,8 +16,9 @@ export const MIGRATIONS_FOLDER = resolve(__dirname, 'migrations');
 export async function runMigrations(
   database: Pick<Database, 'url' | 'ownerUrl' | 'gatewayUrl'>,
 ): Promise<void> {
-  const pool = new Pool({ connectionString: database.ownerUrl, max: 1 });
-  pool.on('error', () => undefined);
+  // A worker may be migrating when PostgreSQL goes down: the transaction fails and is retried
+  // (worker.ts, untilReachable); the process must not die of the connection's error event.
+  const pool = resilientPool(database.ownerUrl, 1);
   try {
     const owner: Db = drizzle(pool) as unknown as Db;
     await owner.transaction(async (tx) => {
