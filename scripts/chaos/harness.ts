@@ -54,25 +54,40 @@ const PG_PORT = Number(process.env.CS_CHAOS_PG_PORT ?? 25_950);
 function startWorkerProcess(env: Record<string, string>, log: (s: string) => void): WorkerProcess {
   let child: ChildProcess | undefined;
   let stopping = false;
-  let lastLine = '';
+  // A crashed worker is restarted after 1 s; a kill in that second must not start a second one
+  // (two workers, one of them orphaned: it kept this process alive after the run, until CI's
+  // time limit).
+  let pendingRestart: NodeJS.Timeout | undefined;
+  // The last lines the worker wrote: a crash is reported with its stack, not only its first line.
+  let tail: string[] = [];
   const crashes: WorkerProcess['crashes'] = [];
   const launch = () => {
+    if (pendingRestart) clearTimeout(pendingRestart);
+    pendingRestart = undefined;
+    tail = [];
     const c = spawnWorkerProcess({
       env: { ...process.env, ...env },
       stdout: 'ignore',
       stderr: 'pipe',
     });
     c.stderr?.on('data', (b: Buffer) => {
-      const text = b.toString().trim();
-      if (!text) return;
-      lastLine = text.split('\n').slice(-1)[0] ?? text;
-      log(text.split('\n')[0] ?? text);
+      const lines = b.toString().trim().split('\n');
+      if (!lines[0]) return;
+      tail = [...tail, ...lines].slice(-30);
+      log(lines[0]);
     });
     c.once('exit', (code, signal) => {
-      if (stopping || signal === 'SIGKILL') return;
-      crashes.push({ at: new Date().toISOString(), exit: String(code ?? signal), lastLine });
-      log(`worker crashed (${code ?? signal}); restarting in 1 s`);
-      setTimeout(() => {
+      if (stopping || signal === 'SIGKILL' || c !== child) return;
+      crashes.push({
+        at: new Date().toISOString(),
+        exit: String(code ?? signal),
+        lastLine: tail.at(-1) ?? '',
+      });
+      log(
+        `worker crashed (${code ?? signal}); restarting in 1 s. Its last lines:\n  ${tail.join('\n  ')}`,
+      );
+      pendingRestart = setTimeout(() => {
+        pendingRestart = undefined;
         if (!stopping) launch();
       }, 1000);
     });
@@ -88,14 +103,15 @@ function startWorkerProcess(env: Record<string, string>, log: (s: string) => voi
     crashes,
     async killAndRestart() {
       const c = child;
-      if (!c) return;
+      if (!c || stopping) return;
       c.kill('SIGKILL');
       await exited(c);
       proc.kills++;
-      launch();
+      if (!stopping) launch();
     },
     async stop() {
       stopping = true;
+      if (pendingRestart) clearTimeout(pendingRestart);
       const c = child;
       if (!c) return;
       c.kill('SIGTERM');
@@ -109,9 +125,13 @@ function startWorkerProcess(env: Record<string, string>, log: (s: string) => voi
 
 export async function bringUpChaosPlatform(log: (s: string) => void): Promise<ChaosPlatform> {
   const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const s of stops.reverse()) await s().catch((e: unknown) => log(`stop failed: ${e}`));
-  };
+  // Once only: the run's end and a signal may both ask (a second pass would end the pool twice).
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (const s of [...stops].reverse())
+        await s().catch((e: unknown) => log(`stop failed: ${e}`));
+    })());
   try {
     if (await portOpen('127.0.0.1', TEMPORAL_PORT))
       throw new Error(`port ${TEMPORAL_PORT} is busy: is another chaos run going?`);
