@@ -231,6 +231,7 @@ export function createExtractMetric(
               ? (result.parsed.period?.quarter ?? null)
               : null,
           aggregate: result.parsed.aggregate,
+          ...(result.readPeriod ? { readPeriod: result.readPeriod } : {}),
         }),
         deliveredFormula: result.variant ? deliveredFormulaOf(result.variant) : null,
         labels: labelEvidenceOf(input.question, result, docPages),

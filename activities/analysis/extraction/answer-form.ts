@@ -8,7 +8,9 @@ import {
 } from '../../../workflows/analysis/answer-form';
 import type { Aggregate } from './formula-catalog';
 import { getMetric } from './metric-catalog';
+import { periodLabel } from './period-words';
 import type { ParsedQuestion, RequestedUnit } from './question-parser';
+import type { Period } from './statement-table';
 
 /**
  * The question parser's asked form, and the delivered form of what extraction computed. One
@@ -49,15 +51,10 @@ export function operationOfAggregate(a: Aggregate): Operation {
   }
 }
 
-function periodsOfAggregate(
-  a: Aggregate,
-  single: { fiscalYear: number; quarter?: number } | undefined,
-): string[] | null {
+function periodsOfAggregate(a: Aggregate, single: Period | undefined): string[] | null {
   if (a.kind === 'single' || a.kind === 'average_balance') {
     if (!single) return null;
-    return [
-      single.quarter ? `Q${single.quarter} FY${single.fiscalYear}` : `FY${single.fiscalYear}`,
-    ];
+    return [periodLabel(single)];
   }
   if (a.kind === 'average')
     return Array.from({ length: a.endYear - a.startYear + 1 }, (_, i) => `FY${a.startYear + i}`);
@@ -91,9 +88,13 @@ export function deliveredFormOfAnswer(a: {
   years: number[];
   quarter: number | null;
   aggregate: Aggregate;
+  /** The dated or year-to-date period the figures were read for, when there was one. */
+  readPeriod?: Period;
 }): AnswerForm {
   const kind = kindOfUnit(a.unit);
-  const periods = a.years.map((y) => (a.quarter ? `Q${a.quarter} FY${y}` : `FY${y}`));
+  const periods = a.readPeriod
+    ? [periodLabel(a.readPeriod)]
+    : a.years.map((y) => (a.quarter ? `Q${a.quarter} FY${y}` : `FY${y}`));
   return {
     kind,
     scale: scaled(kind) ? (a.scale as AnswerForm['scale']) : null,

@@ -15,6 +15,7 @@ import {
   type PageText,
   type Section,
 } from './statement-table';
+import { matchesNamedPeriod, periodLabel, pinToCalendar } from './period-words';
 
 export const UnitSchema = z.enum(['USD', 'percent', 'shares', 'USD/share', 'ratio']);
 export type Unit = z.infer<typeof UnitSchema>;
@@ -422,6 +423,14 @@ function collectCandidates(
         );
         if (FLOW_DURATIONS.has(r.duration) && r.quarter === undefined)
           annualColumns.push({ ci, fiscalYear: r.fiscalYear });
+        const named = matchesNamedPeriod(input.period, col, r, metric.instant);
+        if (named !== null) {
+          if (!named) return;
+          matches.push(ci);
+          // The printed date is the one the question quotes: no calendar convention between.
+          if (!input.period.endDate) certainty = Math.min(certainty, r.certainty);
+          return;
+        }
         if (r.fiscalYear !== input.period.fiscalYear) return;
         if (input.period.quarter !== undefined) {
           if (r.quarter !== input.period.quarter) return;
@@ -435,7 +444,7 @@ function collectCandidates(
       });
       if (matches.length === 0) {
         reject(
-          `no column for FY${input.period.fiscalYear}${input.period.quarter ? ` Q${input.period.quarter}` : ''} in header "${header.columns.map((c) => c.raw).join(' | ')}"`,
+          `no column for ${periodLabel(input.period)} in header "${header.columns.map((c) => c.raw).join(' | ')}"`,
         );
         continue;
       }
@@ -583,13 +592,14 @@ export function extractMetric(rawInput: ExtractMetricInput): ExtractMetricResult
 
 export function extractMetricFromIndex(
   doc: DocumentIndex,
-  input: Omit<ExtractMetricInput, 'pages'>,
+  asked: Omit<ExtractMetricInput, 'pages'>,
   /**
    * A line item the catalog does not name, built from the filing's own row labels
    * (definition/line-item.ts); read by the same column, scale and conflict rules.
    */
   lineItem?: MetricDefinition,
 ): ExtractMetricResult {
+  let input = asked;
   const metric = lineItem ?? getMetric(input.metric);
   if (!metric) {
     return {
@@ -600,6 +610,17 @@ export function extractMetricFromIndex(
       candidates: [],
     };
   }
+  // A date the question quotes is placed in this filing's fiscal calendar first.
+  const pinned = pinToCalendar(input.period, { ...doc, docPeriod: input.docPeriod });
+  if (!pinned.ok)
+    return {
+      status: 'not_found',
+      metric: metric.id,
+      period: input.period,
+      reason: pinned.reason,
+      candidates: [],
+    };
+  input = { ...input, period: pinned.period };
   const rejected: CandidateSummary[] = [];
   const cands = collectCandidates(doc, metric, { ...input, pages: [] }, rejected);
   if (cands.length === 0) {
@@ -609,7 +630,7 @@ export function extractMetricFromIndex(
       period: input.period,
       reason:
         rejected.length > 0
-          ? `no usable row for ${metric.name} FY${input.period.fiscalYear}: ${rejected[0]!.note}`
+          ? `no usable row for ${metric.name} ${periodLabel(input.period)}: ${rejected[0]!.note}`
           : `no row labelled like ${metric.name}`,
       candidates: rejected.slice(0, 10),
     };
@@ -620,7 +641,7 @@ export function extractMetricFromIndex(
       status: 'not_found',
       metric: metric.id,
       period: input.period,
-      reason: `no usable row for ${metric.name} FY${input.period.fiscalYear}: ${rejected[rejected.length - 1]?.note ?? 'all rows contradict the primary statement'}`,
+      reason: `no usable row for ${metric.name} ${periodLabel(input.period)}: ${rejected[rejected.length - 1]?.note ?? 'all rows contradict the primary statement'}`,
       candidates: rejected.slice(-10),
     };
   }

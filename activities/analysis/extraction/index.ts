@@ -19,7 +19,8 @@ import {
 import { getMetric } from './metric-catalog';
 import { parseQuestion, ParsedQuestionSchema, type ParsedQuestion } from './question-parser';
 import { convertScale, parseRequestedScale, type Scale } from './scale';
-import { PageTextSchema, type PageText } from './statement-table';
+import { periodLabel } from './period-words';
+import { PageTextSchema, PeriodSchema, type PageText, type Period } from './statement-table';
 
 export * from '../../../workflows/analysis/decimal-core';
 export * from './numbers';
@@ -86,6 +87,11 @@ export const AnsweredSchema = z.object({
   roundedTo: z.number().int().nullable(),
   /** Fiscal years the value was computed over. */
   years: z.array(z.number().int()),
+  /**
+   * The dated or year-to-date period every figure was read for, when the question named one
+   * (period-words.ts): the columns printed with that date and span.
+   */
+  readPeriod: PeriodSchema.optional(),
 });
 export const NeedsReviewSchema = z.object({
   status: z.literal('needs_review'),
@@ -122,9 +128,7 @@ function periodString(p: ParsedQuestion): string | null {
   if (a.kind === 'average' || a.kind === 'cagr' || a.kind === 'growth' || a.kind === 'change')
     return `FY${a.startYear}-FY${a.endYear}`;
   if (!p.period) return null;
-  return p.period.quarter
-    ? `Q${p.period.quarter} FY${p.period.fiscalYear}`
-    : `FY${p.period.fiscalYear}`;
+  return periodLabel(p.period);
 }
 
 function parsePeriodOverride(s: string): { fiscalYear: number; quarter?: number } | null {
@@ -231,13 +235,27 @@ function review(
 
 function lookupFor(doc: DocumentIndex, parsed: ParsedQuestion, docPeriod: number | undefined) {
   const memo = new Map<string, ExtractMetricResult>();
-  return (metric: string, fiscalYear: number): ExtractMetricResult => {
+  const lookup = (metric: string, fiscalYear: number): ExtractMetricResult => {
     const key = `${metric}@${fiscalYear}`;
     const hit = memo.get(key);
     if (hit) return hit;
+    // A dated or year-to-date period (period-words.ts) is read as asked, formulas included; a
+    // formula's other year has no printed date to be matched by.
+    const named = parsed.period?.endDate || parsed.period?.months ? parsed.period : undefined;
+    if (named && fiscalYear !== named.fiscalYear) {
+      const r: ExtractMetricResult = {
+        status: 'not_found',
+        metric,
+        period: { fiscalYear },
+        reason: `FY${fiscalYear} is not the ${periodLabel(named)} the question names`,
+        candidates: [],
+      };
+      memo.set(key, r);
+      return r;
+    }
     const r = extractMetricFromIndex(doc, {
       metric,
-      period: {
+      period: named ?? {
         fiscalYear,
         ...(parsed.period?.quarter && parsed.kind === 'metric'
           ? { quarter: parsed.period.quarter }
@@ -249,6 +267,14 @@ function lookupFor(doc: DocumentIndex, parsed: ParsedQuestion, docPeriod: number
     memo.set(key, r);
     return r;
   };
+  /** The one named period all figures found were read for (none when any was read otherwise). */
+  const readPeriod = (): Period | undefined => {
+    const found = [...memo.values()].filter((r) => r.status === 'found');
+    const labels = new Set(found.map((r) => periodLabel(r.period)));
+    const first = found[0]?.period;
+    return labels.size === 1 && first && (first.endDate || first.months) ? first : undefined;
+  };
+  return Object.assign(lookup, { readPeriod });
 }
 
 /**
@@ -436,6 +462,7 @@ export function answerQuestion(rawInput: AnswerQuestionInput): AnswerResult {
     parsed,
     roundedTo: asked,
     years: outcome.years,
+    ...(lookup.readPeriod() ? { readPeriod: lookup.readPeriod() } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AggregateSchema, getFormula, unitOfResultKind, type Aggregate } from './formula-catalog';
 import { METRICS, StatementKindSchema } from './metric-catalog';
 import { parseRequestedScale, ScaleSchema } from './scale';
+import { readPeriodWords } from './period-words';
 import { PeriodSchema, type Period } from './statement-table';
 import { NUMBER_WORDS, askedRounding } from './asked-rounding';
 import { statesChange } from './change-verbs';
@@ -426,7 +427,41 @@ function parseQuestionForm(question: string): ParsedQuestion {
   }
 
   let period: Period | undefined;
-  if (aggregate.kind === 'single' || aggregate.kind === 'average_balance') {
+  // A flow over a span a 10-Q prints (three, six, nine months), named by its end date or as a
+  // year to date ("first six months of fiscal 2024"): the column of that date and span.
+  const words = readPeriodWords(main);
+  const interimSpan = words.months === 3 || words.months === 6 || words.months === 9;
+  const dated = words.dates.length === 1 && interimSpan ? words.dates[0]! : null;
+  if (aggregate.kind === 'single' && (dated || words.months === 6 || words.months === 9)) {
+    const months = words.months as 3 | 6 | 9;
+    if (quarterMatch && months !== 3)
+      return unsupported(`a quarter and a ${months}-month period in one question`);
+    if (words.dates.length > 1) return unsupported('several dates for a single-period figure');
+    const stated = [
+      ...new Set(
+        fiscalYears(dated ? withoutDocumentYears.replace(dated.raw, ' ') : withoutDocumentYears),
+      ),
+    ];
+    if (stated.length > 1)
+      return unsupported(`several years (${stated.join(', ')}) for a single-period figure`);
+    const quarter = quarterMatch
+      ? quarterMatch[1]
+        ? Number(quarterMatch[1])
+        : { first: 1, second: 2, third: 3, fourth: 4 }[quarterMatch[2] as 'first']
+      : undefined;
+    if (dated) {
+      period = {
+        fiscalYear: stated[0] ?? dated.year,
+        months,
+        endDate: { year: dated.year, month: dated.month, day: dated.day },
+        ...(stated.length > 0 ? { fiscalYearStated: true } : {}),
+        ...(quarter ? { quarter } : {}),
+      };
+    } else {
+      if (stated.length === 0) return unsupported('no fiscal year in the question');
+      period = { fiscalYear: stated[0]!, months };
+    }
+  } else if (aggregate.kind === 'single' || aggregate.kind === 'average_balance') {
     if (years.length === 0) return unsupported('no fiscal year in the question');
     const distinct = [...new Set(years)];
     if (distinct.length > 1 && aggregate.kind === 'single' && !span) {

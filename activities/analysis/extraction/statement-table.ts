@@ -9,10 +9,31 @@ export const PageTextSchema = z.object({
 });
 export type PageText = z.infer<typeof PageTextSchema>;
 
+export const CalendarDateSchema = z.object({
+  year: z.number().int().min(1900).max(2100),
+  month: z.number().int().min(1).max(12),
+  day: z.number().int().min(1).max(31),
+});
+export type CalendarDate = z.infer<typeof CalendarDateSchema>;
+
 export const PeriodSchema = z.object({
   fiscalYear: z.number().int().min(1900).max(2100),
   /** 1-4 when a fiscal quarter is meant; absent for the full fiscal year or its year-end. */
   quarter: z.number().int().min(1).max(4).optional(),
+  /**
+   * The length of the flow period the question names, in months, when it is not simply the
+   * fiscal year or the quarter: 6 and 9 are the year to date ("first six months of fiscal
+   * 2024", "nine months ended"); with `endDate`, 3 and 12 say which column of that date.
+   */
+  months: z.union([z.literal(3), z.literal(6), z.literal(9), z.literal(12)]).optional(),
+  /**
+   * The period-end date the question prints ("three months ended July 29, 2023", "as of
+   * July 29, 2023"): the column printed with that date is the period, whatever fiscal year the
+   * filing's calendar makes of it (period-words.ts).
+   */
+  endDate: CalendarDateSchema.optional(),
+  /** With `endDate`: the question also named the fiscal year, which must agree with the date. */
+  fiscalYearStated: z.boolean().optional(),
 });
 export type Period = z.infer<typeof PeriodSchema>;
 

@@ -5,6 +5,7 @@ import type { AnswerInput } from '../index';
 import type { Scale } from '../scale';
 import { resolveColumn, type PageText } from '../statement-table';
 import { itemsOf, showExpression, type Expr, type ItemNode } from './grammar';
+import { pinToCalendar, readPeriodWords } from '../period-words';
 import {
   computeWith,
   periodLabel,
@@ -57,18 +58,60 @@ export type DefinedResult =
 
 const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
 
+/**
+ * A period named by its span (six or nine months, or three months ended a printed date), as
+ * the question parser reads it (period-words.ts): 'several' for more than one date, year or
+ * span, or for a date that disagrees with the fiscal year or quarter also named; undefined
+ * when the words name no such span (the fiscal-year and quarter rules below decide).
+ */
+function namedPeriod(doc: DocumentIndex, main: string): MainPeriod | 'several' | null | undefined {
+  const words = readPeriodWords(main);
+  if (words.months === 'several')
+    return /\b(?:six|nine) months\b|\bfirst half\b/.test(main) ? 'several' : undefined;
+  const months = words.months;
+  if (months !== 6 && months !== 9 && !(months === 3 && words.dates.length === 1)) return undefined;
+  if (words.dates.length > 1) return 'several';
+  const date = words.dates[0];
+  const rest = date ? main.replace(date.raw, ' ') : main;
+  const years = [
+    ...new Set(
+      [...rest.matchAll(/\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b/g)].map((m) =>
+        Number(m[1]),
+      ),
+    ),
+  ];
+  if (years.length > 1) return 'several';
+  const q = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(rest);
+  const quarter = q
+    ? q[1]
+      ? Number(q[1])
+      : ['first', 'second', 'third', 'fourth'].indexOf(q[2]!) + 1
+    : undefined;
+  if (quarter !== undefined && months !== 3) return 'several';
+  if (!date) return years[0] === undefined ? null : { fiscalYear: years[0], months };
+  const pinned = pinToCalendar(
+    {
+      fiscalYear: years[0] ?? date.year,
+      months,
+      endDate: { year: date.year, month: date.month, day: date.day },
+      ...(years.length > 0 ? { fiscalYearStated: true } : {}),
+      ...(quarter ? { quarter } : {}),
+    },
+    doc,
+  );
+  return pinned.ok ? pinned.period : 'several';
+}
+
 /** The period the question asks about, from the words outside the definition. */
-export function mainPeriod(
-  doc: DocumentIndex,
-  main: string,
-): MainPeriod | 'several' | 'interim' | null {
+export function mainPeriod(doc: DocumentIndex, main: string): MainPeriod | 'several' | null {
   const dates = [
     ...main.matchAll(
       /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (\d{1,2}),? ((?:19|20)\d{2})\b/g,
     ),
   ];
   const found: MainPeriod[] = [];
-  if (/\b(?:six|nine) months\b|\bfirst half\b|\bhalf[- ]year\b/.test(main)) return 'interim';
+  const named = namedPeriod(doc, main);
+  if (named !== undefined) return named;
   for (const d of dates) {
     const r = resolveColumn(
       {
@@ -206,8 +249,6 @@ function evaluateDefinition(
   // Several periods are fine when every operand names its own ("average of FY2020 and FY2021").
   if (mp === 'several' && !items.every((i) => i.year))
     return review('the question names several periods outside its definition');
-  if (mp === 'interim')
-    return review('a six- or nine-month period: not read by the definition compiler');
   const ownYears = [...new Set(items.flatMap((i) => (i.year ? [i.year] : [])))];
   const spread = mp === 'several' || mp === null;
   let main: MainPeriod | null = mp === 'several' ? null : mp;

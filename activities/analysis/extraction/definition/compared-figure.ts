@@ -50,5 +50,5 @@ export function lower(q: string): string {
 /** The one period a phrase names in this filing's fiscal calendar, or null. */
 export function periodOf(doc: DocumentIndex, text: string): MainPeriod | null {
   const p = mainPeriod(doc, text);
-  return p === null || p === 'several' || p === 'interim' ? null : p;
+  return p === null || p === 'several' ? null : p;
 }

@@ -11,6 +11,8 @@ import { extractMetricFromIndex, type Citation, type DocumentIndex } from '../ex
 import type { AnswerInput } from '../index';
 import type { StatementKind } from '../metric-catalog';
 import { convertScale, type Scale } from '../scale';
+import { periodLabel } from '../period-words';
+import type { Period } from '../statement-table';
 import { itemsOf, type Expr, type ItemNode } from './grammar';
 import { resolveLineItem } from './line-item';
 import { checkShareCount, shareCountOf } from './share-count';
@@ -25,13 +27,9 @@ import { checkShareCount, shareCountOf } from './share-count';
 export const INPUT_FLOOR = 0.85;
 const P = 24;
 
-export interface MainPeriod {
-  fiscalYear: number;
-  quarter?: number;
-}
-
-export const periodLabel = (p: MainPeriod) =>
-  p.quarter ? `Q${p.quarter} FY${p.fiscalYear}` : `FY${p.fiscalYear}`;
+/** The period a definition is evaluated for: a fiscal year, a quarter, a dated or year-to-date span. */
+export type MainPeriod = Period;
+export { periodLabel };
 
 export type Computed =
   | {
@@ -174,8 +172,22 @@ export function computeWith(expr: Expr, main: MainPeriod, resolve: OperandResolv
   let scale: Scale | null = null;
   const counts = new Set<ItemNode>();
   for (const item of items) {
-    const fiscalYear = item.year ?? (item.priorYear ? main.fiscalYear - 1 : main.fiscalYear);
-    const period = main.quarter ? { fiscalYear, quarter: main.quarter } : { fiscalYear };
+    // The year of the date the question quotes is that date's, not the operand's own.
+    const dateYear = item.year !== undefined && item.year === main.endDate?.year;
+    const ownYear = dateYear
+      ? undefined
+      : (item.year ?? (item.priorYear ? main.fiscalYear - 1 : undefined));
+    // A dated or year-to-date period is read as asked; an operand of another year in it has no
+    // printed date to be matched by.
+    if ((main.endDate || main.months) && ownYear !== undefined && ownYear !== main.fiscalYear)
+      return review(`"${item.name}" of FY${ownYear} in a question about ${periodLabel(main)}`);
+    const fiscalYear = ownYear ?? main.fiscalYear;
+    const period: MainPeriod =
+      main.endDate || main.months
+        ? main
+        : main.quarter
+          ? { fiscalYear, quarter: main.quarter }
+          : { fiscalYear };
     const r = resolve(item, period);
     if (!r.ok) return review(r.reason, r.hints);
     if (r.count) counts.add(item);

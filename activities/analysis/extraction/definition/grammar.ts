@@ -171,6 +171,11 @@ function leaf(raw: string): ParseResult {
   });
   t = t
     .replace(/\b(?:in |for |during |of )?(?:the )?(?:three|six|nine|twelve) months ended\b/g, ' ')
+    // "for the first six months of (fiscal) 2023", "in the first half": the year is out already.
+    .replace(
+      /\b(?:in |for |during )?(?:the )?(?:first (?:six|nine) months|first half|half[- ]year)(?: of)?(?: fiscal(?: year)?)?\b/g,
+      ' ',
+    )
     .replace(
       /\b(?:in |for |during )?(?:the )?(?:q[1-4]|(?:first|second|third|fourth) quarter)(?: of)?\b/g,
       ' ',
