@@ -47,7 +47,7 @@ describe('periods named by their span and end date', () => {
     expect(readPeriodWords('revenue in fiscal 2023').months).toBeNull();
   });
 
-  it('names a dated period by its span and date, the same in the parser and the cue reader', () => {
+  it('names a dated period as the cue reader does', () => {
     const q =
       "What was RetailCo's revenue for the second quarter of fiscal 2024 (three months ended July 29, 2023)? Answer in USD millions.";
     const parsed = parseQuestion(q);
@@ -58,11 +58,13 @@ describe('periods named by their span and end date', () => {
       fiscalYear: 2024,
       fiscalYearStated: true,
     });
-    expect(periodLabel(parsed.period!)).toBe('three months ended 2023-07-29');
-    expect(readAskedFormByCues(q).periods).toEqual(['three months ended 2023-07-29']);
-    expect(
-      readAskedFormByCues('What was revenue for the first six months of fiscal 2024?').periods,
-    ).toEqual(['six months FY2024']);
+    // Named as the cue reader names it: the question's own fiscal quarter.
+    expect(periodLabel(parsed.period!)).toBe('Q2 FY2024');
+    expect(readAskedFormByCues(q).periods).toEqual(['Q2 FY2024']);
+    // With no fiscal year in the question, by its span and date (the cue reader reads none).
+    const dateOnly = 'What was revenue for the three months ended July 29, 2023?';
+    expect(periodLabel(parseQuestion(dateOnly).period!)).toBe('three months ended 2023-07-29');
+    expect(readAskedFormByCues(dateOnly).periods).toBeNull();
   });
 
   it('reads the three-month and the six-month column of the same date apart', () => {
@@ -111,6 +113,32 @@ describe('periods named by their span and end date', () => {
       status: 'structured',
       answer: '$3,680 million',
     });
+  });
+
+  it('learns how the filer names its fiscal years from a quarter it dates in prose', () => {
+    // No "fiscal 2024 ends on …" here: only the 10-Q's own sentence ties a fiscal year to a date.
+    const prose = [
+      'Our fiscal year ends on the Saturday nearest the end of January.',
+      'Our Annual Report covers the fiscal year ended January 28, 2023.',
+      'Between the end of the second quarter of fiscal 2024 on July 29,',
+      '2023, and August 25, 2023, we repurchased shares.',
+    ].join('\n');
+    const q =
+      "What was RetailCo's operating margin for the first six months of fiscal 2024? Answer in units of percents, rounded to two decimal places.";
+    expect(answerQuestion({ question: q, pages: pagesOf(QUARTERLY_PAGE, prose) })).toMatchObject({
+      status: 'answered',
+      answer: '4.02%',
+    });
+    // Without that sentence the year's name is a guess, and the answer waits for a person.
+    expect(
+      answerQuestion({
+        question: q,
+        pages: pagesOf(
+          QUARTERLY_PAGE,
+          'Our fiscal year ends on the Saturday nearest the end of January.\nOur Annual Report covers the fiscal year ended January 28, 2023.',
+        ),
+      }).status,
+    ).toBe('needs_review');
   });
 
   it('sends a flow at a date without its span, or a date outside the fiscal year named, to a person', () => {

@@ -324,53 +324,6 @@ const YEAR_TO_DATE =
 
 const blank = (m: string) => ' '.repeat(m.length);
 
-const MONTH_NUMBER: Record<string, number> = Object.fromEntries(
-  'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ').map((m, i) => [m, i + 1]),
-);
-const SPAN_OF_WORD: Record<string, string> = {
-  three: 'three',
-  '3': 'three',
-  thirteen: 'three',
-  '13': 'three',
-  quarter: 'three',
-  six: 'six',
-  '6': 'six',
-  'twenty-six': 'six',
-  'twenty six': 'six',
-  '26': 'six',
-  nine: 'nine',
-  '9': 'nine',
-  'thirty-nine': 'nine',
-  'thirty nine': 'nine',
-  '39': 'nine',
-};
-const INTERIM_DATED =
-  /\b(?:(three|six|nine|thirteen|twenty[- ]six|thirty[- ]nine|3|6|9|13|26|39)[- ](?:months?|weeks?)|(quarter)|quarterly period) (?:period )?end(?:ed|ing) ([a-z]{3})[a-z]*\.? (\d{1,2}),? ((?:19|20)\d{2})/g;
-const YEAR_TO_DATE_SPAN =
-  /\b(?:first )?(six|nine) months (?:of |in )?(?:the )?(?:fiscal (?:year )?|fy\s?)?((?:19|20)\d{2})\b|\bfirst half (?:of |in )?(?:the )?(?:fiscal (?:year )?|fy\s?)?((?:19|20)\d{2})\b/g;
-
-/**
- * An interim span the question names in words the filing prints: "the three months ended
- * July 29, 2023" (named by its span and date, "three months ended 2023-07-29") and "the first
- * six months of fiscal 2024" ("six months FY2024"). The fiscal quarter a date closes is the
- * filer's calendar, which this reader does not know; the printed date and span are what the
- * table's column says, so they are the period's name.
- */
-function readSpanPeriods(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(INTERIM_DATED)) {
-    const span = SPAN_OF_WORD[(m[1] ?? m[2] ?? 'quarter').replace(/\s+/, ' ')] ?? 'three';
-    const month = MONTH_NUMBER[m[3]!];
-    if (!month) continue;
-    out.push(
-      `${span} months ended ${m[5]}-${String(month).padStart(2, '0')}-${m[4]!.padStart(2, '0')}`,
-    );
-  }
-  for (const m of text.matchAll(YEAR_TO_DATE_SPAN))
-    out.push(`${m[1] ?? 'six'} months FY${m[2] ?? m[3]}`);
-  return [...new Set(out)];
-}
-
 function readPeriodCues(text: string): PeriodCue[] {
   const main = text
     .replace(FILING_REF, blank)
@@ -408,13 +361,6 @@ function readPeriods(
       main,
     );
   const n = count(counted?.[1] ?? counted?.[2]);
-  // One named span (a dated interim period or a year to date) is the period of a level or a
-  // quotient, whatever fiscal year or quarter the question adds around it.
-  const spans = readSpanPeriods(main);
-  if (spans.length === 1 && (op === 'level' || op === 'quotient'))
-    return { periods: spans, periodCount: 1 };
-  if (spans.length > 0 && (op === 'level' || op === 'quotient'))
-    return { periods: null, periodCount: null };
   if (cues.some((c) => c.quarter !== null)) {
     // Quarters: only a single quarter, or two named points of a change, are read.
     const labels = [...new Set(cues.map(label))];

@@ -78,16 +78,19 @@ const iso = (d: CalendarDate) =>
   `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
 
 /**
- * A period as answers, citations and the asked/delivered form check name it. A dated period is
- * named by its date (the fiscal year the filing's calendar makes of it is not part of the
- * question, so it is not part of the name either).
+ * A period as answers, citations and the asked/delivered form check name it, in the names the
+ * independent cue reader (workflows/analysis/form-reader.ts) and the fact path use too: a
+ * quarter "Q2 FY2024", a year or a year to date by its fiscal year "FY2024" (the fact path's
+ * convention). A dated period whose question names no fiscal year is named by its span and
+ * date ("three months ended 2023-07-29"): the fiscal year the filing's calendar makes of it is
+ * not in the question, so it is not in the name either (the cue reader reads no period there).
  */
 export function periodLabel(p: Period): string {
-  if (p.endDate)
+  if (p.endDate && !p.fiscalYearStated)
     return p.months
       ? `${SPAN_WORD[p.months]} months ended ${iso(p.endDate)}`
       : `at ${iso(p.endDate)}`;
-  if (p.months === 6 || p.months === 9) return `${SPAN_WORD[p.months]} months FY${p.fiscalYear}`;
+  if (p.months === 6 || p.months === 9 || p.months === 12) return `FY${p.fiscalYear}`;
   return p.quarter ? `Q${p.quarter} FY${p.fiscalYear}` : `FY${p.fiscalYear}`;
 }
 
@@ -123,8 +126,8 @@ export function matchesNamedPeriod(
 }
 
 /**
- * A dated period placed in the filing's fiscal calendar: its fiscal year (and quarter, for
- * three months) for the answer's other columns and checks. When the question also named the
+ * A dated period placed in the filing's fiscal calendar: its fiscal year, for the answer's
+ * other columns and checks. When the question also named the
  * fiscal year, the two must agree, or the question is not about this filing's dates.
  */
 export function pinToCalendar(
@@ -154,8 +157,6 @@ export function pinToCalendar(
       ok: false,
       reason: `the question's date ${iso(period.endDate)} ends Q${quarter ?? '?'} of this filing's calendar, not the Q${period.quarter} it names`,
     };
-  const pinned: Period = { ...period, fiscalYear: r.fiscalYear };
-  delete pinned.quarter;
-  if (quarter) pinned.quarter = quarter;
-  return { ok: true, period: pinned };
+  // The quarter stays as the question named it (or unnamed): the date alone picks the column.
+  return { ok: true, period: { ...period, fiscalYear: r.fiscalYear } };
 }

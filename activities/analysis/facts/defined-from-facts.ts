@@ -84,6 +84,13 @@ export function definedFromFacts(input: {
           text: periodLabel(period),
           fiscalYear: period.fiscalYear,
           ...(period.quarter ? { quarter: period.quarter } : {}),
+          // A dated or year-to-date period (period-words.ts) is matched by its span and date.
+          ...(period.months ? { months: period.months } : {}),
+          ...(period.endDate
+            ? {
+                endDate: `${period.endDate.year}-${String(period.endDate.month).padStart(2, '0')}-${String(period.endDate.day).padStart(2, '0')}`,
+              }
+            : {}),
         },
       ],
       index.periodsFor(metric),
