@@ -7,6 +7,7 @@ import {
   indexPage,
   learnFiscalYearEnd,
   learnFiscalYearOffset,
+  learnOffsetFromQuarterDates,
   PageTextSchema,
   PeriodSchema,
   resolveColumn,
@@ -123,10 +124,14 @@ export function indexDocument(pages: readonly PageText[]): DocumentIndex {
   }
   const indexed = pages.map(indexPage);
   carryContinuedStatements(indexed);
+  const fiscalYearEndMonth = learnFiscalYearEnd(pages, indexed);
   const idx: DocumentIndex = {
     pages: indexed,
-    fiscalOffset: learnFiscalYearOffset(pages) ?? learnOffsetFromTables(indexed),
-    fiscalYearEndMonth: learnFiscalYearEnd(pages, indexed),
+    fiscalOffset:
+      learnFiscalYearOffset(pages) ??
+      learnOffsetFromTables(indexed) ??
+      learnOffsetFromQuarterDates(pages, fiscalYearEndMonth),
+    fiscalYearEndMonth,
   };
   INDEX_CACHE.set(pages, idx);
   FINGERPRINT_CACHE.set(fp, idx);

@@ -383,6 +383,37 @@ export function learnFiscalYearOffset(pages: readonly PageText[]): number | null
   return null;
 }
 
+/**
+ * The naming convention from a quarter of a named fiscal year tied to its end date in prose
+ * ("the end of the second quarter of fiscal 2024 on July 29, 2023", "the first quarter of
+ * fiscal 2025 ended May 3, 2025"), as a 10-Q writes it: the fiscal year named is the one that
+ * closes at the next year end (offset 0) or is named after the calendar year it began in (1).
+ * Needs the month the fiscal year ends in; null when the votes are none or split.
+ */
+export function learnOffsetFromQuarterDates(
+  pages: readonly PageText[],
+  fiscalYearEndMonth: number | null,
+): number | null {
+  if (!fiscalYearEndMonth || fiscalYearEndMonth > 3) return null;
+  const re = new RegExp(
+    String.raw`\b(first|second|third) quarter of fiscal (?:year )?((?:19|20)\d{2}),?\s+(?:ended|ending|on)\s+(?:on\s+)?${MONTH_RE}\s+(\d{1,2}),?\s+((?:19|20)\d{2})`,
+    'gi',
+  );
+  const votes = new Map<number, number>();
+  for (const p of pages) {
+    for (const m of p.text.matchAll(re)) {
+      const month = MONTHS[m[3]!.slice(0, 3).toLowerCase()] ?? 0;
+      if (month === 0 || monthDistance(month, fiscalYearEndMonth) <= 1) continue;
+      // The year end that closes the fiscal year this quarter is in.
+      const endYear = month < fiscalYearEndMonth ? Number(m[5]) : Number(m[5]) + 1;
+      const off = endYear - Number(m[2]);
+      if (off === 0 || off === 1) votes.set(off, (votes.get(off) ?? 0) + 1);
+    }
+  }
+  if (votes.size !== 1) return null;
+  return [...votes.keys()][0]!;
+}
+
 export interface ResolvedColumn {
   fiscalYear: number;
   quarter?: number;
