@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { abs, cmp, dec, sub, toString } from '../../../workflows/analysis/decimal-core';
 import { getMetric, matchLabel, type MetricDefinition, type StatementKind } from './metric-catalog';
@@ -100,16 +101,14 @@ const INDEX_CACHE = new WeakMap<readonly PageText[], DocumentIndex>();
 const FINGERPRINT_CACHE = new Map<string, DocumentIndex>();
 const FINGERPRINT_CACHE_SIZE = 8;
 
+/**
+ * A digest of every character of every page: two documents that differ in one figure (a
+ * restated filing, an amendment) must never share an index, or one is answered from the other.
+ */
 function fingerprint(pages: readonly PageText[]): string {
-  let h = 2166136261;
-  let total = 0;
-  for (const p of pages) {
-    total += p.text.length;
-    const t = p.text;
-    for (let i = 0; i < t.length; i += 97) h = Math.imul(h ^ t.charCodeAt(i), 16777619) >>> 0;
-    h = Math.imul(h ^ p.page, 16777619) >>> 0;
-  }
-  return `${pages.length}:${total}:${h.toString(16)}`;
+  const h = createHash('sha256');
+  for (const p of pages) h.update(`${p.page}\u0000${p.text.length}\u0000`).update(p.text);
+  return `${pages.length}:${h.digest('hex')}`;
 }
 
 /** Parse every page once; questions about the same document reuse the index. */
