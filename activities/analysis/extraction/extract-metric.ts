@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { abs, cmp, dec, sub, toString } from '../../../workflows/analysis/decimal-core';
+import { abs, cmp, dec, div, mul, sub, toString } from '../../../workflows/analysis/decimal-core';
 import { getMetric, matchLabel, type MetricDefinition, type StatementKind } from './metric-catalog';
 import type { RowCell } from './numbers';
 import { convertScale, scaleForOffset, ScaleSchema, type Scale } from './scale';
@@ -284,13 +284,17 @@ const percentLike = (c: RowCell) =>
 export function extraColumnLayout(
   cells: readonly RowCell[],
   H: number,
-): { cells: RowCell[]; factor: number } | null {
+): { cells: RowCell[]; factor: number; percents?: RowCell[] } | null {
   if (H >= 1 && (cells.length === 2 * H || cells.length === 2 * H + 1)) {
     const paired = cells.slice(0, 2 * H);
     const trailing = cells.slice(2 * H);
     if (paired.every((c, k) => k % 2 === 0 || percentLike(c)) && trailing.every(percentLike))
       // MD&A layout: each period prints an amount followed by its percentage.
-      return { cells: paired.filter((_, k) => k % 2 === 0), factor: 0.85 };
+      return {
+        cells: paired.filter((_, k) => k % 2 === 0),
+        factor: 0.85,
+        percents: paired.filter((_, k) => k % 2 === 1),
+      };
   }
   const periods = cells.slice(0, H);
   const extras = cells.slice(H);
@@ -314,6 +318,34 @@ export function extraColumnLayout(
   if (extras.length === 2 && extras.every((c) => c.parsed.percent || c.parsed.dash))
     return { cells: periods, factor: 0.75 };
   return null;
+}
+
+/**
+ * The "amount, percent of sales" layout confirmed by its own arithmetic: the table prints a
+ * base row at 100.0 for every period, and each percentage on this row is its amount over that
+ * base, to the printed precision. Then the amounts are certainly the period columns (no
+ * guessing which cells are amounts); anything else leaves the layout's doubt in place.
+ */
+export function percentsOfBaseAgree(
+  amounts: readonly RowCell[],
+  percents: readonly RowCell[],
+  tableRows: readonly { cells: readonly RowCell[] }[],
+): boolean {
+  const H = amounts.length;
+  const base = tableRows
+    .map((r) => extraColumnLayout(r.cells, H))
+    .find((l) => l?.percents?.every((c) => cmp(abs(dec(c.parsed.value)), dec('100')) === 0));
+  if (!base || percents.length !== H) return false;
+  return amounts.every((a, k) => {
+    const pct = percents[k]!;
+    const b = dec(base.cells[k]!.parsed.value);
+    if (cmp(b, dec('0')) === 0 || pct.parsed.dash || a.parsed.dash) return false;
+    const decimals = (pct.parsed.value.split('.')[1] ?? '').length;
+    const actual = div(mul(abs(dec(a.parsed.value)), dec('100')), abs(b), 12);
+    // Half a unit of the last printed digit, and a hair for the division's own rounding.
+    const tolerance = dec(`0.${'0'.repeat(decimals)}500001`);
+    return cmp(abs(sub(actual, abs(dec(pct.parsed.value)))), tolerance) <= 0;
+  });
 }
 
 const FLOW_DURATIONS = new Set(['year', 'unknown', 'instant']);
@@ -401,6 +433,16 @@ function collectCandidates(
         } else if (layout) {
           valueCells = layout.cells;
           periodFactor = layout.factor;
+          const table = page.lines.filter((l) => l.header === header && l.row.cells.length > 0);
+          if (
+            layout.percents &&
+            percentsOfBaseAgree(
+              layout.cells,
+              layout.percents,
+              table.map((l) => l.row),
+            )
+          )
+            periodFactor = 1;
         } else if (cells.length > H) {
           // More amounts than the header has periods: the header does not describe the
           // columns (a year over "Q1  Q2  Six months"), so no column can be trusted.
