@@ -323,7 +323,7 @@ export function extraColumnLayout(
 /**
  * The "amount, percent of sales" layout confirmed by its own arithmetic: the table prints a
  * base row at 100.0 for every period, and each percentage on this row is its amount over that
- * base, to the printed precision. Then the amounts are certainly the period columns (no
+ * base, within one unit of the printed precision. Then the amounts are certainly the period columns (no
  * guessing which cells are amounts); anything else leaves the layout's doubt in place.
  */
 export function percentsOfBaseAgree(
@@ -342,8 +342,10 @@ export function percentsOfBaseAgree(
     if (cmp(b, dec('0')) === 0 || pct.parsed.dash || a.parsed.dash) return false;
     const decimals = (pct.parsed.value.split('.')[1] ?? '').length;
     const actual = div(mul(abs(dec(a.parsed.value)), dec('100')), abs(b), 12);
-    // Half a unit of the last printed digit, and a hair for the division's own rounding.
-    const tolerance = dec(`0.${'0'.repeat(decimals)}500001`);
+    // One unit of the last printed digit: filers round (or cut) the percentage from amounts
+    // they hold unrounded (J&J prints 27.4 for 6,512 / 23,706 = 27.47); a cell that is not this
+    // period's amount lands far outside.
+    const tolerance = dec(`${decimals === 0 ? '1' : `0.${'0'.repeat(decimals - 1)}1`}`);
     return cmp(abs(sub(actual, abs(dec(pct.parsed.value)))), tolerance) <= 0;
   });
 }
