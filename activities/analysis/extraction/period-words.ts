@@ -66,6 +66,15 @@ export function readPeriodWords(text: string): PeriodWords {
   return { dates, months: spans.length === 0 ? null : spans.length === 1 ? spans[0]! : 'several' };
 }
 
+const QUARTER_WORDS = ['first', 'second', 'third', 'fourth'];
+
+/** The fiscal quarter a text names ("Q2", "second quarter"); undefined when none. */
+export function quarterNamed(text: string): number | undefined {
+  const q = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(text);
+  if (!q) return undefined;
+  return q[1] ? Number(q[1]) : QUARTER_WORDS.indexOf(q[2]!) + 1;
+}
+
 const SPAN_WORD: Record<SpanMonths, string> = { 3: 'three', 6: 'six', 9: 'nine', 12: 'twelve' };
 const DURATION_OF: Record<SpanMonths, Duration> = {
   3: 'quarter',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AggregateSchema, getFormula, unitOfResultKind, type Aggregate } from './formula-catalog';
 import { METRICS, StatementKindSchema } from './metric-catalog';
 import { parseRequestedScale, ScaleSchema } from './scale';
-import { readPeriodWords } from './period-words';
+import { quarterNamed, readPeriodWords } from './period-words';
 import { PeriodSchema, type Period } from './statement-table';
 import { NUMBER_WORDS, askedRounding } from './asked-rounding';
 import { statesChange } from './change-verbs';
@@ -285,7 +285,7 @@ function parseQuestionForm(question: string): ParsedQuestion {
   const periodText = fiscalYears(withoutDocumentYears).length > 0 ? withoutDocumentYears : main;
   const span = yearSpan(periodText);
   const years = fiscalYears(periodText);
-  const quarterMatch = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(main);
+  const quarter = quarterNamed(main);
 
   // Formula?
   let formulaId: string | undefined;
@@ -434,7 +434,7 @@ function parseQuestionForm(question: string): ParsedQuestion {
   const dated = words.dates.length === 1 && interimSpan ? words.dates[0]! : null;
   if (aggregate.kind === 'single' && (dated || words.months === 6 || words.months === 9)) {
     const months = words.months as 3 | 6 | 9;
-    if (quarterMatch && months !== 3)
+    if (quarter && months !== 3)
       return unsupported(`a quarter and a ${months}-month period in one question`);
     if (words.dates.length > 1) return unsupported('several dates for a single-period figure');
     const stated = [
@@ -444,11 +444,6 @@ function parseQuestionForm(question: string): ParsedQuestion {
     ];
     if (stated.length > 1)
       return unsupported(`several years (${stated.join(', ')}) for a single-period figure`);
-    const quarter = quarterMatch
-      ? quarterMatch[1]
-        ? Number(quarterMatch[1])
-        : { first: 1, second: 2, third: 3, fourth: 4 }[quarterMatch[2] as 'first']
-      : undefined;
     if (dated) {
       period = {
         fiscalYear: stated[0] ?? dated.year,
@@ -469,15 +464,10 @@ function parseQuestionForm(question: string): ParsedQuestion {
     }
     const fy = span ? span.endYear : distinct[distinct.length - 1]!;
     period = { fiscalYear: fy };
-    if (quarterMatch) {
-      const q = quarterMatch[1]
-        ? Number(quarterMatch[1])
-        : { first: 1, second: 2, third: 3, fourth: 4 }[quarterMatch[2] as 'first'];
-      period = { fiscalYear: fy, quarter: q };
-    }
+    if (quarter) period = { fiscalYear: fy, quarter };
   } else {
     period = { fiscalYear: aggregate.endYear };
-    if (quarterMatch) return unsupported('multi-period quarterly figures are not supported');
+    if (quarter) return unsupported('multi-period quarterly figures are not supported');
   }
 
   let unit: RequestedUnit | undefined;

@@ -5,7 +5,7 @@ import type { AnswerInput } from '../index';
 import type { Scale } from '../scale';
 import { resolveColumn, type PageText } from '../statement-table';
 import { itemsOf, showExpression, type Expr, type ItemNode } from './grammar';
-import { pinToCalendar, readPeriodWords } from '../period-words';
+import { pinToCalendar, quarterNamed, readPeriodWords } from '../period-words';
 import {
   computeWith,
   periodLabel,
@@ -56,8 +56,6 @@ export type DefinedResult =
   | { status: 'needs_review'; reason: string; hints: Citation[] }
   | DefinedAnswer;
 
-const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
-
 /**
  * A period named by its span (six or nine months, or three months ended a printed date), as
  * the question parser reads it (period-words.ts): 'several' for more than one date, year or
@@ -81,12 +79,7 @@ function namedPeriod(doc: DocumentIndex, main: string): MainPeriod | 'several' |
     ),
   ];
   if (years.length > 1) return 'several';
-  const q = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(rest);
-  const quarter = q
-    ? q[1]
-      ? Number(q[1])
-      : ['first', 'second', 'third', 'fourth'].indexOf(q[2]!) + 1
-    : undefined;
+  const quarter = quarterNamed(rest);
   if (quarter !== undefined && months !== 3) return 'several';
   if (!date) return years[0] === undefined ? null : { fiscalYear: years[0], months };
   const pinned = pinToCalendar(
@@ -104,19 +97,14 @@ function namedPeriod(doc: DocumentIndex, main: string): MainPeriod | 'several' |
 
 /** The period the question asks about, from the words outside the definition. */
 export function mainPeriod(doc: DocumentIndex, main: string): MainPeriod | 'several' | null {
-  const dates = [
-    ...main.matchAll(
-      /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (\d{1,2}),? ((?:19|20)\d{2})\b/g,
-    ),
-  ];
-  const found: MainPeriod[] = [];
   const named = namedPeriod(doc, main);
   if (named !== undefined) return named;
-  for (const d of dates) {
+  const found: MainPeriod[] = [];
+  for (const d of readPeriodWords(main).dates) {
     const r = resolveColumn(
       {
-        raw: d[0],
-        date: { year: Number(d[3]), month: MONTHS.indexOf(d[1]!) + 1, day: Number(d[2]) },
+        raw: d.raw,
+        date: { year: d.year, month: d.month, day: d.day },
         duration: /three months|quarter/.test(main) ? 'quarter' : 'instant',
       },
       doc.fiscalOffset,
@@ -130,12 +118,7 @@ export function mainPeriod(doc: DocumentIndex, main: string): MainPeriod | 'seve
     );
   }
   const rest = main.replace(/\b[a-z]+\.? \d{1,2},? (?:19|20)\d{2}\b/g, ' ');
-  const q = /\bq([1-4])\b|\b(first|second|third|fourth) quarter\b/.exec(rest);
-  const quarter = q
-    ? q[1]
-      ? Number(q[1])
-      : ['first', 'second', 'third', 'fourth'].indexOf(q[2]!) + 1
-    : undefined;
+  const quarter = quarterNamed(rest);
   for (const y of rest.matchAll(/\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b/g))
     found.push(quarter ? { fiscalYear: Number(y[1]), quarter } : { fiscalYear: Number(y[1]) });
   const keys = new Set(found.map((p) => `${p.fiscalYear}/${p.quarter ?? ''}`));
