@@ -107,6 +107,19 @@ const SAMPLES: Record<string, unknown> = {
     currency: 'USD',
     lines: [{ description: 'd', amountMinor: '10' }],
   },
+  'bill.post_batch': {
+    entries: [
+      {
+        key: 'doc:d-1',
+        sourceDocumentId: 'd-1',
+        vendorId: 'v',
+        billNumber: 'B-1',
+        billDate: '2025-03-15',
+        currency: 'USD',
+        lines: [{ description: 'd', amountMinor: '10' }],
+      },
+    ],
+  },
   'bill.credit': {
     vendorId: 'v',
     creditNumber: 'CN-1',

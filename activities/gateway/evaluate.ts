@@ -234,6 +234,8 @@ export interface DryRunResult {
   risk: RiskAssessment | null;
   lane: RiskAssessment['lane'] | null;
   entries: EntryPreview[];
+  /** A batch kind's parts that would go to their own submissions (their keys). */
+  splitOut?: string[];
 }
 
 /**
@@ -268,6 +270,9 @@ export async function dryRunWrite(db: Db, raw: unknown): Promise<DryRunResult> {
           risk: ev.risk,
           lane: ev.risk.lane,
           entries: ev.preview,
+          ...(ev.plan.splitOut?.length
+            ? { splitOut: ev.plan.splitOut.map((s) => s.entryKey) }
+            : {}),
         };
       } catch (err) {
         if (!(err instanceof GatewayRefusal)) throw err;

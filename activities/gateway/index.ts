@@ -18,6 +18,7 @@ import {
   parseWrite,
   formatIssues,
   type GatewayWrite,
+  type BillBatchEntry,
   type JournalBatchEntry,
 } from '../../workflows/gateway/writes';
 import type { RiskAssessment } from '../../workflows/gateway/risk';
@@ -39,6 +40,7 @@ import {
 } from './evaluate';
 import type { PayeeAccount } from './kind-def';
 import { sameEntry } from './journal-batch';
+import { sameBill } from './bill-batch';
 import { canonicalJson } from '../../workflows/canonical-json';
 import { GatewayRefusal, refusalFromDb } from './refusal';
 
@@ -60,8 +62,8 @@ export interface EvaluateOutput {
   planHash?: string;
   /** Set when this key was already applied (by an earlier run): nothing more to do. */
   alreadyApplied: { effects: Effect[]; entryIds: string[] } | null;
-  /** journal.post_batch: high-risk entries the workflow submits on their own. */
-  splitOut?: { entryKey: string; index: number; entry: JournalBatchEntry }[];
+  /** The batch kinds: entries or bills the workflow submits on their own. */
+  splitOut?: { entryKey: string; index: number; entry: JournalBatchEntry | BillBatchEntry }[];
 }
 
 /** How long a split-out submission that was already running is waited for to register. */
@@ -310,7 +312,7 @@ export function createGatewayActivities({
       submissionId: string;
       orgId: string;
       idempotencyKey: string;
-      entry: JournalBatchEntry;
+      entry: JournalBatchEntry | BillBatchEntry;
     }): Promise<void> {
       const refuse = async (message: string) => {
         const refusal = new GatewayRefusal(ErrorType.IdempotencyConflict, message, [
@@ -327,8 +329,14 @@ export function createGatewayActivities({
           findSubmissionByKey(db, input.orgId, input.idempotencyKey),
         );
         if (row) {
-          const theirs = (row.payload as { entries?: JournalBatchEntry[] }).entries?.[0];
-          if (row.kind === 'journal.post_batch' && theirs && sameEntry(theirs, input.entry)) return;
+          const theirs = (row.payload as { entries?: unknown[] }).entries?.[0];
+          const same =
+            theirs !== undefined &&
+            (row.kind === 'journal.post_batch'
+              ? sameEntry(theirs as JournalBatchEntry, input.entry as JournalBatchEntry)
+              : row.kind === 'bill.post_batch' &&
+                sameBill(theirs as BillBatchEntry, input.entry as BillBatchEntry));
+          if (same) return;
           return refuse(
             `Entry key ${input.entry.key} already names a different entry (submission ${row.id}); submit the changed entry under a new key`,
           );

@@ -2,7 +2,12 @@ import type { Role } from '../../db/schema';
 import type { EntryDraft, Q, Tx } from '../../db/repositories/ledger';
 import type { EntityType } from '../../db/repositories/master-data';
 import type { RiskAssessment, RiskFacts } from '../../workflows/gateway/risk';
-import type { JournalBatchEntry, WriteKind, WritePayload } from '../../workflows/gateway/writes';
+import type {
+  BillBatchEntry,
+  JournalBatchEntry,
+  WriteKind,
+  WritePayload,
+} from '../../workflows/gateway/writes';
 import type { Effect } from '../../workflows/gateway.contract';
 
 /**
@@ -32,9 +37,9 @@ export interface Plan {
   facts: Partial<Omit<RiskFacts, 'kind' | 'amounts' | 'firstPostingAccounts'>>;
   /** The bank account money goes to (payments): shown to approvers and bound by the plan hash. */
   payee?: PayeeAccount;
-  /** A kind that scores its parts itself (journal.post_batch) gives its assessment here. */
+  /** A kind that scores its parts itself (the batch kinds) gives its assessment here. */
   risk?: RiskAssessment;
-  /** Entries split out to their own submissions (journal.post_batch's high-risk entries). */
+  /** Parts split out to their own submissions (the batch kinds' entries that need a person). */
   splitOut?: SplitEntry[];
   write(tx: Tx): Promise<Effect[]>;
 }
@@ -43,7 +48,8 @@ export interface SplitEntry {
   /** Its index in the submitted batch. */
   index: number;
   lane: RiskAssessment['lane'];
-  entry: JournalBatchEntry;
+  /** What the split-out submission carries: a batch of this one entry or bill. */
+  entry: JournalBatchEntry | BillBatchEntry;
 }
 export interface PayeeAccount {
   bankAccountId: string;

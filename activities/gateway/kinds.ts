@@ -1,6 +1,7 @@
 import type { WriteKind } from '../../workflows/gateway/writes';
 import type { KindDef } from './kind-def';
 import { journalPostBatchKind } from './journal-batch';
+import { billPostBatchKind } from './bill-batch';
 import { billCreditKind } from './kinds/bill-credit';
 import { BOOKKEEPING } from './kinds/plan-helpers';
 import { journalPostKind, journalReverseKind } from './kinds/journal';
@@ -31,6 +32,7 @@ export const WRITE_KINDS_REGISTRY: { [K in WriteKind]: KindDef<K> } = {
   'journal.post_batch': journalPostBatchKind(BOOKKEEPING),
   'journal.reverse': journalReverseKind,
   'bill.post': billPostKind,
+  'bill.post_batch': billPostBatchKind(BOOKKEEPING),
   'bill.credit': billCreditKind,
   'payment.send': paymentSendKind,
   'vendor.create': vendorCreateKind,

@@ -200,6 +200,58 @@ export const BillPostSchema = z
   })
   .strict();
 
+/** Bills a bill.post_batch carries at most (its payload stays well under 2 MB). */
+export const BILL_BATCH_MAX_ENTRIES = 200;
+/** One bill of a batch: a bill.post payload under its own key, with the document it comes from. */
+export const BillBatchEntrySchema = z
+  .object({
+    key: EntryKeySchema,
+    sourceDocumentId: IdSchema.optional(),
+    ...BillPostSchema.shape,
+  })
+  .strict();
+export type BillBatchEntry = z.infer<typeof BillBatchEntrySchema>;
+
+/**
+ * Many vendor bills in one submission (a bill processor's batch of documents): each bill
+ * planned exactly as bill.post plans it and idempotent by its own key (a bill already posted
+ * under its key is skipped), each risk-scored on its own. Bills in the low lane post together
+ * in one apply transaction; a bill that needs a person is split out to its own submission and
+ * its own approval instead of holding the batch.
+ */
+export const BillPostBatchSchema = z
+  .object({ entries: z.array(BillBatchEntrySchema).min(1).max(BILL_BATCH_MAX_ENTRIES) })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (!Array.isArray(b.entries)) return;
+    const keys = new Map<string, number>();
+    const numbers = new Map<string, number>();
+    b.entries.forEach((e, i) => {
+      const { key, vendorId, billNumber } = e as Partial<BillBatchEntry>;
+      if (typeof key === 'string') {
+        const first = keys.get(key);
+        if (first !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['entries', i, 'key'],
+            message: `duplicate entry key (also entries.${first}.key)`,
+          });
+        else keys.set(key, i);
+      }
+      if (typeof vendorId === 'string' && typeof billNumber === 'string') {
+        const bill = `${vendorId}\u0000${billNumber}`;
+        const first = numbers.get(bill);
+        if (first !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['entries', i, 'billNumber'],
+            message: `bill ${billNumber} of vendor ${vendorId} is also entries.${first}`,
+          });
+        else numbers.set(bill, i);
+      }
+    });
+  });
+
 /**
  * A vendor credit: a supplier's credit note (or an invoice correcting one with a negative
  * total) reverses a bill's accounts — Dr AP for its gross, Cr the expense per net line and the
@@ -442,6 +494,7 @@ export const WRITE_SCHEMAS = {
   'journal.reverse': JournalReverseSchema,
   'journal.post_batch': JournalPostBatchSchema,
   'bill.post': BillPostSchema,
+  'bill.post_batch': BillPostBatchSchema,
   'bill.credit': BillCreditSchema,
   'payment.send': PaymentSendSchema,
   'vendor.create': VendorCreateSchema,
