@@ -23,6 +23,7 @@ import {
 import { slotsTaskQueue } from '../../workflows/task-queue';
 import {
   TOOL_DEFINITIONS,
+  type AgentDryRun,
   type MemoryToolName,
   type ReadToolName,
   type ToolInput,
@@ -179,18 +180,25 @@ export function createAgentRunsActivities(deps: AgentRunsDeps) {
       return def.output.parse(await impl(db, c.orgId, c.runId, input.data));
     },
 
-    /** The gateway's dry run of an agent's write: refusal (with issue paths) or its lane. */
-    async agentDryRunWrite(c: {
-      write: unknown;
-    }): Promise<{ ok: boolean; lane: string; detail: string | null }> {
+    /**
+     * The gateway's dry run of an agent's write: refusal (with its issue paths) or its lane,
+     * and for a batch kind the keys of the parts that would go to their own submissions.
+     */
+    async agentDryRunWrite(c: { write: unknown }): Promise<AgentDryRun> {
       const r = await dryRunWrite(db, c.write);
       if (!r.valid || !r.lane)
         return {
           ok: false,
           lane: 'none',
           detail: r.refusal ? `${r.refusal.type}: ${r.refusal.message}` : 'refused',
+          ...(r.refusal?.issues.length ? { issues: r.refusal.issues } : {}),
         };
-      return { ok: true, lane: r.lane, detail: null };
+      return {
+        ok: true,
+        lane: r.lane,
+        detail: null,
+        ...(r.splitOut ? { splitOut: r.splitOut } : {}),
+      };
     },
 
     /**

@@ -3,7 +3,8 @@ import type { AgentContext, HandlerResult } from '../../workflows/agent-runs/con
 import type { ToolOutput } from '../../workflows/agent-runs/tools';
 import { companyKey, searchTerm } from '../../workflows/bills/company-name';
 import { decimalToMinor } from '../../workflows/bills/minor-units';
-import { BIC, IBAN } from '../../workflows/gateway/writes';
+import { BIC, IBAN, splitIdempotencyKey } from '../../workflows/gateway/writes';
+import { gatewayWorkflowId } from '../../workflows/gateway.contract';
 
 /**
  * The bill processor (code mode). For each bill document of the trigger — an upload
@@ -16,11 +17,19 @@ import { BIC, IBAN } from '../../workflows/gateway/writes';
  * with a new `bill.received` once the vendor exists), `duplicate` (the vendor already has this
  * invoice number: refused).
  */
-const BillReceived = z.object({
-  documentId: z.string().min(1).max(200),
-  /** Set when the bill resumes after master data created its vendor. */
-  vendorId: z.string().min(1).max(200).optional(),
-});
+/** Documents one bill.received event may carry (a connector's or an access point's batch). */
+export const BILLS_PER_EVENT_MAX = 100;
+const BillReceived = z.union([
+  z.object({
+    documentId: z.string().min(1).max(200),
+    /** Set when the bill resumes after master data created its vendor. */
+    vendorId: z.string().min(1).max(200).optional(),
+  }),
+  z.object({
+    /** A batch: its bills are read side by side and posted as one bill.post_batch. */
+    documentIds: z.array(z.string().min(1).max(200)).min(1).max(BILLS_PER_EVENT_MAX),
+  }),
+]);
 const EmailReceived = z.object({
   documents: z.array(
     z.object({ documentId: z.string(), status: z.string(), filename: z.string().optional() }),
@@ -109,14 +118,24 @@ export async function handle(ctx: AgentContext): Promise<HandlerResult> {
         status: 'failed',
         summary: `trigger payload invalid: ${p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       };
-    docs.push(p.data);
+    if ('documentIds' in p.data)
+      docs.push(...[...new Set(p.data.documentIds)].map((documentId) => ({ documentId })));
+    else docs.push(p.data);
   }
   if (docs.length === 0)
     return { status: 'succeeded', summary: 'no bill document in the event', data: { bills: [] } };
 
-  const bills: BillOutcome[] = [];
-  for (const d of docs)
-    bills.push(await processBill(ctx, d.documentId, d.vendorId, settings.tax_line_description));
+  const bills =
+    docs.length === 1
+      ? [
+          await processBill(
+            ctx,
+            docs[0]!.documentId,
+            docs[0]!.vendorId,
+            settings.tax_line_description,
+          ),
+        ]
+      : await processBatch(ctx, docs, settings.tax_line_description);
   const count = (o: BillOutcome['outcome']) => bills.filter((b) => b.outcome === o).length;
   const summary = `${bills.length} bill(s): ${count('posted')} posted, ${count('human_review')} for review, ${count('vendor_unknown')} waiting for a vendor, ${count('duplicate')} duplicate, ${count('not_a_bill')} handed to triage`;
   for (const b of bills) await ask(ctx, b);
@@ -216,12 +235,186 @@ async function ask(ctx: AgentContext, b: BillOutcome): Promise<void> {
   b.requestId = r.requestId;
 }
 
+/** One bill: read, checked and, when it passes, posted on its own. */
 async function processBill(
   ctx: AgentContext,
   documentId: string,
   vendorHint: string | undefined,
   taxDescription: string,
 ): Promise<BillOutcome> {
+  const p = await prepareBill(ctx, documentId, vendorHint, taxDescription, lookupsFor(ctx));
+  return 'ready' in p ? submitWrite(ctx, p.base, p.ex, p.documentId, p.write, p.vendorName) : p;
+}
+
+/** Bills read side by side in a batch (each read is an activity of its own). */
+const READS_IN_FLIGHT = 20;
+
+/**
+ * A batch of bills (one event carrying several documents, or an email with several bill
+ * attachments): read side by side, each checked as on its own, master data read once per
+ * vendor, and the bills that pass posted together as one `bill.post_batch` — each bill still
+ * planned, risk-scored and, when it needs a person, approved on its own by the gateway. A bill
+ * the gateway refuses is named by its index: it goes to a person (or is a duplicate) and the
+ * rest are submitted again. A refusal that names no bill sends each bill on its own, so every
+ * one gets its own verdict. Credits are always submitted on their own.
+ */
+async function processBatch(
+  ctx: AgentContext,
+  docs: { documentId: string; vendorId?: string }[],
+  taxDescription: string,
+): Promise<BillOutcome[]> {
+  const lookups = lookupsFor(ctx);
+  const prepared: (BillOutcome | ReadyBill)[] = [];
+  for (let i = 0; i < docs.length; i += READS_IN_FLIGHT)
+    prepared.push(
+      ...(await Promise.all(
+        docs
+          .slice(i, i + READS_IN_FLIGHT)
+          .map((d) => prepareBill(ctx, d.documentId, d.vendorId, taxDescription, lookups)),
+      )),
+    );
+  const out: BillOutcome[] = [];
+  const batch: { at: number; bill: ReadyBill }[] = [];
+  const numbers = new Map<string, ReadyBill>();
+  for (const p of prepared) {
+    const at = out.length;
+    out.push(p as BillOutcome);
+    if (!('ready' in p)) continue;
+    if (p.write.kind !== 'bill.post') {
+      out[at] = await submitWrite(ctx, p.base, p.ex, p.documentId, p.write, p.vendorName);
+      continue;
+    }
+    // The same invoice twice in one batch: the first is posted, the second is its duplicate.
+    const number = `${p.base.vendorId}\u0000${billNumberKey(p.ex.invoiceNumber!)}`;
+    const first = numbers.get(number);
+    if (first) {
+      out[at] = {
+        ...p.base,
+        outcome: 'duplicate',
+        reasons: [
+          `duplicate: bill ${p.ex.invoiceNumber} of ${p.vendorName} is also document ${first.documentId} of this batch`,
+        ],
+        extraction: p.ex,
+      };
+      continue;
+    }
+    numbers.set(number, p);
+    batch.push({ at, bill: p });
+  }
+  let todo = batch;
+  for (let attempt = 0; todo.length > 1 && attempt < 2; attempt++) {
+    const entries = todo.map(({ bill }) => ({
+      key: billEntryKeyOf(bill.documentId),
+      sourceDocumentId: bill.documentId,
+      ...bill.write.payload,
+    }));
+    const sub = await ctx.tool('submit', { kind: 'bill.post_batch', payload: { entries } });
+    if (sub.status === 'started') {
+      const split = new Set(sub.splitOut ?? []);
+      for (const [i, { at, bill }] of todo.entries()) {
+        const key = entries[i]!.key;
+        out[at] = {
+          ...bill.base,
+          submissionId: split.has(key)
+            ? gatewayWorkflowId(ctx.orgId, splitIdempotencyKey(key))
+            : sub.submissionId,
+          outcome: 'posted',
+          reasons: [],
+          extraction: bill.ex,
+        };
+      }
+      await ctx.log(
+        `posted ${todo.length} bills as one bill.post_batch (${split.size} on their own for approval): ${sub.detail ?? ''}`,
+        { submissionId: sub.submissionId },
+      );
+      todo = [];
+      break;
+    }
+    // The refused bills, by the index their issue paths name.
+    const named = new Map<number, string[]>();
+    for (const issue of sub.issues ?? []) {
+      const m = /^payload\.entries\.(\d+)(?:\.|$)/.exec(issue.path);
+      if (m && Number(m[1]) < todo.length)
+        named.set(Number(m[1]), [...(named.get(Number(m[1])) ?? []), issue.message]);
+    }
+    if (named.size === 0) break;
+    for (const [i, messages] of named) {
+      const { at, bill } = todo[i]!;
+      out[at] = {
+        ...bill.base,
+        submissionId: sub.submissionId,
+        outcome: messages.every((m) => m.startsWith('DuplicateEntity'))
+          ? 'duplicate'
+          : 'human_review',
+        reasons: messages.map((m) => `gateway: ${m}`),
+        extraction: bill.ex,
+      };
+    }
+    todo = todo.filter((_, i) => !named.has(i));
+  }
+  for (const { at, bill } of todo)
+    out[at] = await submitWrite(
+      ctx,
+      bill.base,
+      bill.ex,
+      bill.documentId,
+      bill.write,
+      bill.vendorName,
+    );
+  return out;
+}
+
+/** A bill's key in a batch: its document, so the same document never posts twice. */
+const billEntryKeyOf = (documentId: string) =>
+  `doc:${documentId.replace(/[^A-Za-z0-9._:-]/g, '_')}`.slice(0, 150);
+/** An invoice number as compared for duplicates: no spaces, no leading #, upper case. */
+const billNumberKey = (n: string) => n.replace(/\s+/g, '').replace(/^#/, '').toUpperCase();
+
+/** A bill that passed every check: the write that posts it. */
+interface ReadyBill {
+  ready: true;
+  base: Omit<BillOutcome, 'outcome' | 'reasons' | 'extraction'>;
+  ex: Extraction;
+  documentId: string;
+  write: { kind: string; payload: Record<string, unknown> };
+  vendorName: string;
+}
+
+/**
+ * The run's reads of master data, each asked once: a batch of one vendor's bills searches the
+ * vendor and reads its AP context once, not once per bill.
+ */
+interface Lookups {
+  vendors(query: string): Promise<ToolOutput<'master_data_search'>>;
+  ap(vendorId: string): Promise<ToolOutput<'ap_context'>>;
+}
+function lookupsFor(ctx: AgentContext): Lookups {
+  const vendors = new Map<string, Promise<ToolOutput<'master_data_search'>>>();
+  const ap = new Map<string, Promise<ToolOutput<'ap_context'>>>();
+  const once = <T>(m: Map<string, Promise<T>>, key: string, read: () => Promise<T>) => {
+    const hit = m.get(key);
+    if (hit) return hit;
+    const p = read();
+    m.set(key, p);
+    return p;
+  };
+  return {
+    vendors: (query) =>
+      once(vendors, query, () =>
+        ctx.tool('master_data_search', { entity: 'vendor', query, limit: 50 }),
+      ),
+    ap: (vendorId) => once(ap, vendorId, () => ctx.tool('ap_context', { vendorId })),
+  };
+}
+
+/** Reads and checks one bill: an outcome for a person or master data, or the write to post. */
+async function prepareBill(
+  ctx: AgentContext,
+  documentId: string,
+  vendorHint: string | undefined,
+  taxDescription: string,
+  lookups: Lookups,
+): Promise<BillOutcome | ReadyBill> {
   const base = {
     documentId,
     vendorId: null,
@@ -252,11 +445,7 @@ async function processBill(
   // The vendor: an exact match of the name without legal form, or the one the resume names.
   let vendorId = vendorHint ?? null;
   if (!vendorId) {
-    const found = await ctx.tool('master_data_search', {
-      entity: 'vendor',
-      query: searchTerm(ex.issuer),
-      limit: 50,
-    });
+    const found = await lookups.vendors(searchTerm(ex.issuer));
     const key = companyKey(ex.issuer);
     const same = found.rows.filter((r) => companyKey(r.label) === key);
     if (same.length > 1)
@@ -289,14 +478,13 @@ async function processBill(
     vendorId = same[0]!.id;
   }
 
-  const ap = await ctx.tool('ap_context', { vendorId });
+  const ap = await lookups.ap(vendorId);
   // A credit note is numbered apart from the vendor's invoices: bill.credit refuses its own
   // duplicates (per vendor and credit-note number).
   const credit = ex.documentKind === 'credit';
-  const norm = (n: string) => n.replace(/\s+/g, '').replace(/^#/, '').toUpperCase();
   const dup = credit
     ? undefined
-    : ap.openBills.find((b) => norm(b.billNumber) === norm(ex.invoiceNumber!));
+    : ap.openBills.find((b) => billNumberKey(b.billNumber) === billNumberKey(ex.invoiceNumber!));
   if (dup)
     return {
       ...base,
@@ -345,14 +533,14 @@ async function processBill(
         reasons: [`lines: ${lines.error}`],
         extraction: ex,
       };
-    return submitWrite(
-      ctx,
-      { ...base, vendorId },
+    return {
+      ready: true,
+      base: { ...base, vendorId },
       ex,
       documentId,
-      credit ? creditWrite(ex, vendorId, lines.lines) : billWrite(ex, vendorId, lines.lines),
-      ap.vendor.name,
-    );
+      write: credit ? creditWrite(ex, vendorId, lines.lines) : billWrite(ex, vendorId, lines.lines),
+      vendorName: ap.vendor.name,
+    };
   }
   const printed =
     ex.linesBasis === 'net'
@@ -388,14 +576,14 @@ async function processBill(
       extraction: ex,
     };
 
-  return submitWrite(
-    ctx,
-    { ...base, vendorId },
+  return {
+    ready: true,
+    base: { ...base, vendorId },
     ex,
     documentId,
-    billWrite(ex, vendorId, lines),
-    ap.vendor.name,
-  );
+    write: billWrite(ex, vendorId, lines),
+    vendorName: ap.vendor.name,
+  };
 }
 
 interface BillLine {

@@ -89,7 +89,7 @@ export async function seedBillOrg(db: Db, orgId: string): Promise<void> {
     orgId,
     agentId: 'bill_processor',
     operatorUserId: `${orgId}-${OPERATOR}`,
-    allowedWorkflows: ['bill.post', 'bill.credit'],
+    allowedWorkflows: ['bill.post', 'bill.post_batch', 'bill.credit'],
     by: `${orgId}-${OPERATOR}`,
   });
   await upsertAgentIdentity(db, {

@@ -465,6 +465,10 @@ export const TOOL_DEFINITIONS = {
       submissionId: z.string(),
       status: z.enum(['started', 'refused']),
       detail: z.string().nullable(),
+      /** A refusal's issue paths (a batch's name the refused part: payload.entries.3.…). */
+      issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      /** A batch's parts that went to their own submissions (their keys). */
+      splitOut: z.array(z.string()).optional(),
     }),
   },
   analyze_document: {
@@ -502,6 +506,15 @@ export const TOOL_DEFINITIONS = {
     }),
   },
 } as const;
+
+/** The gateway's dry run of an agent's write, as the submit tool reads it. */
+export interface AgentDryRun {
+  ok: boolean;
+  lane: string;
+  detail: string | null;
+  issues?: { path: string; message: string }[];
+  splitOut?: string[];
+}
 
 export type ToolName = keyof typeof TOOL_DEFINITIONS;
 export const TOOL_NAMES = Object.keys(TOOL_DEFINITIONS) as ToolName[];

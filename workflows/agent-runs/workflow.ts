@@ -352,7 +352,12 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     const dry = await tools.agentDryRunWrite({ write });
     if (!dry.ok) {
       await log(`write ${w.kind} refused by the gateway`, { detail: dry.detail });
-      return { submissionId, status: 'refused' as const, detail: dry.detail };
+      return {
+        submissionId,
+        status: 'refused' as const,
+        detail: dry.detail,
+        ...(dry.issues ? { issues: dry.issues } : {}),
+      };
     }
     let child: ChildWorkflowHandle<typeof gatewayWorkflow>;
     try {
@@ -390,7 +395,12 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     );
     pending.push({ link, lane: dry.lane, done });
     await log(`submitted ${w.kind} (${dry.lane} lane)`, { submissionId });
-    return { submissionId, status: 'started' as const, detail: `${dry.lane} lane` };
+    return {
+      submissionId,
+      status: 'started' as const,
+      detail: `${dry.lane} lane`,
+      ...(dry.splitOut ? { splitOut: dry.splitOut } : {}),
+    };
   };
 
   const emitEvent = emitEventTool({
