@@ -67,9 +67,7 @@ it('posts a batch of structured bills as one bill.post_batch, each bill with its
       );
       ids.push(r.document.id);
     }
-    const gw = new GatewayClient(deps.client, deps.db, deps.taskQueue, {
-      decisionSecret: deps.decisionSecret,
-    });
+    const gw = new GatewayClient(deps.client, deps.db, deps.taskQueue);
     const close = {
       orgId: org,
       idempotencyKey: 'close-2025-01',
