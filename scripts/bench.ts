@@ -18,7 +18,7 @@ const USAGE = [
   '     | gateway-batch [--batches 5] [--size 1000] [--json FILE]',
   '     | analysis [--n 60] [--concurrency 6] [--json FILE]',
   '     | bank-lines [--lines 2000] [--per-event 500] [--json FILE]',
-  '     | bills [--n 200] [--json FILE]',
+  '     | bills [--n 200] [--per-event 50] [--json FILE]',
   '     | floor [--n 300] [--concurrency 20] [--json FILE]',
 ].join('\n');
 
@@ -179,7 +179,10 @@ async function main(): Promise<void> {
   }
   if (suite === 'bills') {
     const { benchBills, billsFailures } = await import('./bench-bills');
-    const r = await benchBills({ n: intOption('--n', values.n, 200, 1, 5000) });
+    const r = await benchBills({
+      n: intOption('--n', values.n, 200, 1, 5000),
+      perEvent: intOption('--per-event', values['per-event'], 50, 1, 100),
+    });
     console.log(JSON.stringify(r, null, 2));
     writeJson(values.json, r);
     const failures = billsFailures(r);

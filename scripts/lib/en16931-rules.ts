@@ -65,11 +65,19 @@ export function ensureEn16931Rules(log: (m: string) => void = console.log): stri
   return dir;
 }
 
+/**
+ * Every rule set the bill processor validates with: the norm's, and the CIUS rules (PEPPOL BIS
+ * 3, XRechnung 3.0) that ride on it. Each is installed once; later calls only check.
+ */
+export function ensureBillRules(log: (m: string) => void = console.log): string {
+  const dir = ensureEn16931Rules(log);
+  for (const cius of ['peppol', 'xrechnung'] as const) ensureCiusRules(cius);
+  return dir;
+}
+
 if (require.main === module) {
   const started = Date.now();
-  const dir = ensureEn16931Rules();
-  // The CIUS rules (PEPPOL BIS 3, XRechnung 3.0) ride on the norm's: same script, same step.
-  for (const cius of ['peppol', 'xrechnung'] as const) ensureCiusRules(cius);
+  const dir = ensureBillRules();
   console.log(
     `[bootstrap] EN 16931 rules ${EN16931_RULES_VERSION} ready in ${dir}, with ${ciusRuleset('peppol')} and ${ciusRuleset('xrechnung')} (${Math.round((Date.now() - started) / 1000)}s)`,
   );
