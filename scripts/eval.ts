@@ -8,6 +8,7 @@ import { createWorker } from '../worker';
 import { bringUpPlatform } from './lib/platform';
 import { runFinanceBench, type EvalMetrics } from './eval/financebench';
 import { runInvoicesEval } from './eval/invoices';
+import { ensureBillRules } from './lib/en16931-rules';
 import { decisionSecret } from '../activities/identity/decision-secret';
 import { progressBar, type Progress } from '../client/commands/progress';
 
@@ -54,6 +55,9 @@ async function invoices(rest: string[]): Promise<void> {
     limit: values.limit,
   });
   const ignoreAttachments = values['ignore-attachments'] === true;
+  // The official rules the bill processor validates with: installed here on a checkout that
+  // has none yet (without them every structured invoice would go to review).
+  ensureBillRules();
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const platform = await bringUpPlatform({ poolSize: 6 });
   const client = await connectClient(platform.cfg, platform.database.db);
@@ -128,6 +132,7 @@ async function main(argv: string[]): Promise<void> {
       throw new Error(
         'usage: npm run eval -- einvoices --dataset DIR [--dataset DIR …] [--json FILE]',
       );
+    ensureBillRules();
     const r = await readEInvoices(values.dataset.map((d) => resolve(d)));
     for (const i of r.items)
       console.log(
