@@ -17,7 +17,7 @@ import {
 import { ciiInvoice, pdfInvoice } from '../scripts/lib/einvoice-builder';
 import { loadDataset, summarize } from '../scripts/eval/invoices-scoring';
 import { driveEvent, processBillFile, seedBillOrg, OPERATOR } from '../scripts/eval/invoices';
-import type { BillOutcome } from '../agents/bill_processor/handler';
+import type { BillOutcome } from '../agents/bill_processor/outcome';
 
 /**
  * The bill processor and master data agents end to end on the dev server with PostgreSQL, in

@@ -9,7 +9,7 @@ import { bills } from '../db/schema';
 import { ensureUser } from '../activities/gateway/org-bootstrap';
 import { ciiInvoice, ublInvoice, type InvoiceSpec } from '../scripts/lib/einvoice-builder';
 import { driveEvent, processBillFile, seedBillOrg } from '../scripts/eval/invoices';
-import type { BillOutcome } from '../agents/bill_processor/handler';
+import type { BillOutcome } from '../agents/bill_processor/outcome';
 import { gatewayWorkflowId } from '../workflows/gateway.contract';
 import { splitIdempotencyKey } from '../workflows/gateway/writes';
 

@@ -5,7 +5,7 @@ import { sefPath } from '../activities/bills/einvoice/en16931-validation';
 import { readStructuredInvoice } from '../activities/bills/einvoice/read-structured';
 import { EInvoiceRefusal, MAX_INVOICE_XML_BYTES } from '../activities/bills/einvoice/xml';
 import { extractPdfText } from '../activities/documents/pdf-text';
-import { structuredLines } from '../agents/bill_processor/handler';
+import { structuredLines } from '../agents/bill_processor/prepare';
 import { runEn16931UnitSets } from '../scripts/eval/en16931-units';
 import {
   ciiInvoice,

@@ -17,7 +17,7 @@ import { getRequestRow } from '../../db/repositories/requests';
 import { upsertAgentIdentity } from '../../db/repositories/credentials';
 import { ensureOrganization } from '../../db/repositories/organizations';
 import { gatewayWorkflowId } from '../../workflows/gateway.contract';
-import type { BillOutcome } from '../../agents/bill_processor/handler';
+import type { BillOutcome } from '../../agents/bill_processor/outcome';
 import type { MasterDataOutcome } from '../../agents/master_data/handler';
 import {
   FIELDS,
