@@ -141,6 +141,43 @@ describe('periods named by their span and end date', () => {
     ).toBe('needs_review');
   });
 
+  it("reads an operand at a date of its own from that date's column, not its calendar year's", () => {
+    const balance = [
+      'RETAILCO, INC.',
+      'CONDENSED CONSOLIDATED BALANCE SHEETS',
+      '($ in millions) (Unaudited)',
+      'July 29, 2023   January 28, 2023   July 30, 2022',
+      'Total current assets   12,214   12,902   13,967',
+      'Total assets   15,030   15,803   17,090',
+      'Accounts payable   5,716   6,041   6,978',
+      'Accrued liabilities   709   843   820',
+      'Total current liabilities   10,052   11,582   11,874',
+    ].join('\n');
+    const pages = pagesOf(QUARTERLY_PAGE, CALENDAR_PAGE, balance);
+    const q =
+      "Define RetailCo's accrued liabilities ratio as accrued liabilities at July 29, 2023 divided by total current liabilities at July 29, 2023. What was it? Round to three decimal places.";
+    const r = extractDefined('retailco-bs', q, pages, readAskedFormByCues(q), true);
+    expect(r).toMatchObject({ status: 'structured', answer: '0.071' });
+    // 709 / 10,052 from the July 29, 2023 column (before: the January 28, 2023 year-end's
+    // 843 / 11,582 = 0.073, the column of fiscal 2023 taken from the date's calendar year).
+    expect(r!.citations.map((c) => c.quote)).toEqual([
+      expect.stringMatching(/^Accrued liabilities\s+709\b/),
+      expect.stringMatching(/^Total current liabilities\s+10,052\b/),
+    ]);
+    // One operand dated, the other not: the undated one is read at the same date.
+    const q2 =
+      "Define the ratio as accrued liabilities at July 29, 2023 divided by total current liabilities. What was RetailCo's ratio? Round to three decimal places.";
+    const r2 = extractDefined('retailco-bs', q2, pages, readAskedFormByCues(q2), true);
+    expect(r2).toMatchObject({ status: 'structured', answer: '0.071' });
+    // A flow at a bare date has no column: a person reads it.
+    const q3 =
+      'Define the margin as operating income at July 29, 2023 divided by revenue at July 29, 2023. What was it? Round to three decimal places.';
+    expect(extractDefined('retailco-bs', q3, pages, readAskedFormByCues(q3), true)).toMatchObject({
+      status: 'not_found',
+      answer: null,
+    });
+  });
+
   it('sends a flow at a date without its span, or a date outside the fiscal year named, to a person', () => {
     const noSpan = answerQuestion({
       question: 'What was revenue for the period ended July 29, 2023? Answer in USD millions.',

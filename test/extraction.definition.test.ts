@@ -24,6 +24,31 @@ function parsed(text: string): Expr {
 }
 
 describe('definition grammar', () => {
+  it('keeps only the name of a line item: statement, owner, period and unit words are read apart', () => {
+    const item = (text: string) => {
+      const e = parsed(text);
+      return e.kind === 'item' ? [e.name, e.year ?? null, e.statement ?? null] : null;
+    };
+    expect(item("total online revenue in best buy's fiscal q2 2024, in usd billions")).toEqual([
+      'total online revenue',
+      2024,
+      null,
+    ]);
+    expect(
+      item('gross margin (in dollars) for 2019 on its consolidated statement of income'),
+    ).toEqual(['gross margin', 2019, 'income']);
+    expect(item('net sales in the consolidated statements of operations')).toEqual([
+      'net sales',
+      null,
+      'income',
+    ]);
+    expect(item('capital expenditures per the consolidated statement of cash flows')).toEqual([
+      'capital expenditures',
+      null,
+      'cash_flow',
+    ]);
+  });
+
   it('reads the operators in words and symbols', () => {
     expect(
       showExpression(
@@ -180,6 +205,38 @@ describe('line items resolved from the filing’s row labels', () => {
       ),
     );
     expect(resolveLineItem(doc, 'net interest income')?.labels).toEqual(['Net interest income']);
+  });
+
+  it('reads a row without the one-word sign alternative it prints, never by its head before a dash', () => {
+    const doc = indexDocument(
+      pagesOf(
+        [
+          'CONSOLIDATED STATEMENTS OF CASH FLOWS',
+          '(In millions)   2023   2022',
+          'Net income   5,070   6,046',
+          'Cash provided (used) by operations   5,841   5,188',
+          'Repurchase of common stock   (5,480)   (4,014)',
+          'Dividends — common and preferred   (2,012)   (1,837)',
+          'Cash provided (used) by financing activities   (7,447)   (4,836)',
+          'Net increase (decrease) in cash and equivalents   (1,042)   (1,172)',
+          'Dividends declared and not paid   524   480',
+        ].join('\n'),
+      ),
+    );
+    expect(resolveLineItem(doc, 'cash provided by operations')?.labels).toEqual([
+      'Cash provided (used) by operations',
+    ]);
+    // A dash names a part ("Cost of sales – products"), not the item: no match on the head.
+    expect(resolveLineItem(doc, 'dividends')).toBeNull();
+    expect(resolveLineItem(doc, 'net increase in cash and equivalents')?.labels).toEqual([
+      'Net increase (decrease) in cash and equivalents',
+    ]);
+    // Both signs named, as printed, still match; a word the label does not print does not.
+    expect(resolveLineItem(doc, 'cash provided used by operations')?.labels).toEqual([
+      'Cash provided (used) by operations',
+    ]);
+    expect(resolveLineItem(doc, 'cash provided by investing activities')).toBeNull();
+    expect(resolveLineItem(doc, 'dividends paid')).toBeNull();
   });
 
   it('keeps the statement the question names', () => {

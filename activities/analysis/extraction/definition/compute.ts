@@ -12,7 +12,7 @@ import type { AnswerInput } from '../index';
 import type { StatementKind } from '../metric-catalog';
 import { convertScale, type Scale } from '../scale';
 import { periodLabel } from '../period-words';
-import type { Period } from '../statement-table';
+import type { CalendarDate, Period } from '../statement-table';
 import { itemsOf, type Expr, type ItemNode } from './grammar';
 import { resolveLineItem } from './line-item';
 import { checkShareCount, shareCountOf } from './share-count';
@@ -159,6 +159,45 @@ export function computeExpression(
   return computeWith(expr, main, printedOperands(doc, questionStatement));
 }
 
+/** The period one operand is read for by its year: its own, else the question's period. */
+function yearPeriod(item: ItemNode, main: MainPeriod): MainPeriod | { review: string } {
+  // The year of the date the question quotes is that date's, not the operand's own.
+  const dateYear = item.year !== undefined && item.year === main.endDate?.year;
+  const ownYear = dateYear
+    ? undefined
+    : (item.year ?? (item.priorYear ? main.fiscalYear - 1 : undefined));
+  // A dated or year-to-date period is read as asked; an operand of another year in it has no
+  // printed date to be matched by.
+  if ((main.endDate || main.months) && ownYear !== undefined && ownYear !== main.fiscalYear)
+    return { review: `"${item.name}" of FY${ownYear} in a question about ${periodLabel(main)}` };
+  const fiscalYear = ownYear ?? main.fiscalYear;
+  return main.endDate || main.months
+    ? main
+    : main.quarter
+      ? { fiscalYear, quarter: main.quarter }
+      : { fiscalYear };
+}
+
+const sameDate = (a: CalendarDate, b: CalendarDate | undefined) =>
+  b !== undefined && a.year === b.year && a.month === b.month && a.day === b.day;
+
+/**
+ * The date an operand is read at first, when one applies: its own ("accrued liabilities at
+ * July 29, 2023"), or — for an operand that names no period, in a question whose other
+ * operands name one date and which names none outside them — that date. The column printed
+ * with the date is read, placed in the filing's calendar by the reader: the date's calendar
+ * year is not a fiscal year (a retailer's July 29, 2023 is in its fiscal 2024).
+ */
+function operandDate(
+  item: ItemNode,
+  main: MainPeriod,
+  shared: CalendarDate | undefined,
+): CalendarDate | undefined {
+  if (item.date) return sameDate(item.date, main.endDate) ? undefined : item.date;
+  if (item.year === undefined && !item.priorYear) return shared;
+  return undefined;
+}
+
 /** Evaluates the expression with each operand read by `resolve` for its own year (or the period asked). */
 export function computeWith(expr: Expr, main: MainPeriod, resolve: OperandResolver): Computed {
   const review = (reason: string, hints: Citation[] = []): Computed => ({
@@ -171,30 +210,39 @@ export function computeWith(expr: Expr, main: MainPeriod, resolve: OperandResolv
   const values = new Map<ItemNode, Decimal>();
   let scale: Scale | null = null;
   const counts = new Set<ItemNode>();
+  const dates = [
+    ...new Map(
+      items.flatMap((i) =>
+        i.date ? [[`${i.date.year}-${i.date.month}-${i.date.day}`, i.date]] : [],
+      ),
+    ).values(),
+  ];
+  const shared = dates.length === 1 && !main.endDate && !main.months ? dates[0] : undefined;
+  // Operands that had a date to be read at: read there, or (no column printed with it: a 10-K
+  // heads its columns by year) by their year. Some at the date and some by the year would mix
+  // two periods in one answer: a person reads that.
+  const readAt = new Set<'date' | 'year'>();
   for (const item of items) {
-    // The year of the date the question quotes is that date's, not the operand's own.
-    const dateYear = item.year !== undefined && item.year === main.endDate?.year;
-    const ownYear = dateYear
-      ? undefined
-      : (item.year ?? (item.priorYear ? main.fiscalYear - 1 : undefined));
-    // A dated or year-to-date period is read as asked; an operand of another year in it has no
-    // printed date to be matched by.
-    if ((main.endDate || main.months) && ownYear !== undefined && ownYear !== main.fiscalYear)
-      return review(`"${item.name}" of FY${ownYear} in a question about ${periodLabel(main)}`);
-    const fiscalYear = ownYear ?? main.fiscalYear;
-    const period: MainPeriod =
-      main.endDate || main.months
-        ? main
-        : main.quarter
-          ? { fiscalYear, quarter: main.quarter }
-          : { fiscalYear };
-    const r = resolve(item, period);
+    const plain = yearPeriod(item, main);
+    const date = operandDate(item, main, shared);
+    let r: OperandReading | undefined;
+    if (date) {
+      r = resolve(item, { fiscalYear: date.year, endDate: date });
+      if (r.ok) readAt.add('date');
+    }
+    if (!r?.ok) {
+      if ('review' in plain) return review(plain.review);
+      r = resolve(item, plain);
+      if (date && r.ok) readAt.add('year');
+    }
     if (!r.ok) return review(r.reason, r.hints);
     if (r.count) counts.add(item);
     else scale ??= r.scale;
     values.set(item, dec(r.units));
     inputs.push(r.input);
   }
+  if (readAt.size > 1)
+    return review('some operands were read at the date the question names and some by its year');
 
   const evaluate = (e: Expr): Decimal | null => {
     switch (e.kind) {

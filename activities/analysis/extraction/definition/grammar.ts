@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { readPeriodWords } from '../period-words';
+import type { CalendarDate } from '../statement-table';
 
 /**
  * The definition grammar: the arithmetic a question states in its own words, compiled to
@@ -28,6 +30,12 @@ export interface ItemNode {
   text: string;
   /** A fiscal year the operand names for itself; absent → the question's period. */
   year?: number;
+  /**
+   * The date the operand names for itself ("accrued liabilities at July 29, 2023"): the
+   * column printed with it is read, placed in the filing's fiscal calendar — not the calendar
+   * year of the date taken for a fiscal year.
+   */
+  date?: CalendarDate;
   /** "prior year", "beginning of the year": the year before the question's. */
   priorYear?: boolean;
   statement?: StatementHint;
@@ -86,15 +94,15 @@ function clean(text: string): string {
 const STATEMENT_HINTS: [StatementHint, RegExp][] = [
   [
     'cash_flow',
-    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?(?:statement of cash flows?|cash flows? statement)\)?/,
+    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?(?:consolidated )?(?:statements? of cash flows?|cash flows? statements?)\)?/,
   ],
   [
     'balance',
-    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?balance sheet\)?/,
+    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?(?:consolidated )?balance sheets?\)?/,
   ],
   [
     'income',
-    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?(?:income statement|statement of (?:income|earnings|operations))\)?/,
+    /\(?(?:from |per |on |in |using |according to )?(?:the |its |their )?(?:consolidated )?(?:income statements?|statements? of (?:consolidated )?(?:income|earnings|operations))\)?/,
   ],
 ];
 
@@ -139,6 +147,8 @@ function leaf(raw: string): ParseResult {
         /\(\s*(?:printed |stated |in )*(?:usd |us\$ |\$ )?(?:thousands|millions|billions)(?: of (?:usd|dollars))?\s*\)/g,
         ' ',
       )
+      // "(in dollars)": the unit the figure is asked in, not its name.
+      .replace(/\(\s*in (?:usd|us\$|\$|us dollars|dollars)\s*\)/g, ' ')
       .replace(/\((?:a|an|the) [^()]*\)/g, ' '),
   );
   // "at fiscal year-end 2022 (january 1, 2023)": the date in parentheses restates the period
@@ -161,12 +171,15 @@ function leaf(raw: string): ParseResult {
   };
   readStatement();
   const years = new Set<number>();
+  const dates: CalendarDate[] = [];
   const dateRe = new RegExp(
     String.raw`\b(?:at|as of|on|for|in|during)? ?(?:the )?(?:end of )?(?:${DATE}|(?:fiscal )?(?:year[- ]end(?:s)? )?${YEAR}(?: year[- ]end| fiscal year[- ]end)?)\b`,
     'g',
   );
-  t = t.replace(dateRe, (_m, y1?: string, y2?: string) => {
+  t = t.replace(dateRe, (m: string, y1?: string, y2?: string) => {
     years.add(Number(y1 ?? y2));
+    if (y1)
+      dates.push(...readPeriodWords(m).dates.map(({ year, month, day }) => ({ year, month, day })));
     return ' ';
   });
   t = t
@@ -208,6 +221,11 @@ function leaf(raw: string): ParseResult {
           .replace(/^of /, '')
           // What a statement read earlier left of its preposition ("in its [FY2021 statement]").
           .replace(/ (?:in|on|from|per) (?:its|their|the)$/, '')
+          // What a period read earlier left of its owner: "in Best Buy's fiscal [Q2 2024]".
+          .replace(
+            / (?:in|for|during) (?:(?:[a-z&.]+ ){0,3}[a-z&.]+'s |its |the )?fiscal(?: year)?$/,
+            '',
+          )
           .replace(/ (?:on|in|from) (?:[a-z&.]+ ){0,3}[a-z&.]+'s?$/, '')
           .replace(/ as (?:shown|reported|presented|stated|disclosed|printed|recorded)$/, ''),
       ),
@@ -223,6 +241,7 @@ function leaf(raw: string): ParseResult {
     return { ok: false, unparsed: raw.trim() };
   const node: ItemNode = { kind: 'item', name: t, text: raw.trim() };
   if (years.size === 1) node.year = [...years][0];
+  if (years.size === 1 && dates.length === 1) node.date = dates[0];
   if (prior && years.size === 0) node.priorYear = true;
   if (statement) node.statement = statement;
   return { ok: true, expr: node };

@@ -7,7 +7,11 @@ import type { IndexedLine } from '../statement-table';
  * against the statement rows' own labels. A row matches when it carries the same content
  * words as the phrase (a few words that never change what a row is — "total", "net", note
  * references — aside), or when the phrase is the row's label up to its first comma
- * ("Accounts receivable trade, less allowances …"). The matched labels become a one-off
+ * ("Accounts receivable trade, less allowances …"), or the label without the one-word
+ * alternative a statement prints in parentheses for the other sign ("Cash provided (used) by
+ * operations", "Net income (loss)"). Not up to a dash: "Cost of sales – products" is a part of
+ * the cost of sales, not the total (a wrong answer on Lockheed Martin when it was tried). The
+ * matched labels become a one-off
  * metric definition read by the catalog's own column, scale, statement-priority and
  * conflict rules (extract-metric.ts), so a label printed twice with different values in the
  * same kind of statement is capped below the answer floor, never guessed.
@@ -50,6 +54,21 @@ export interface LineItemMatch {
   labels: string[];
 }
 
+/** "X (used) by Y" → "X by Y": a one-word parenthesis names the other sign of the same row. */
+const withoutSignWord = (raw: string) => raw.replace(/\s*\([A-Za-z]+\)\s*/g, ' ').trim();
+
+/**
+ * The content words each form of a printed label is known by: the whole label, its head
+ * before the first comma, and each of them without a one-word sign alternative.
+ */
+function labelForms(raw: string): string[][] {
+  const heads = [raw];
+  const comma = raw.indexOf(',');
+  if (comma > 0) heads.push(raw.slice(0, comma));
+  const forms = heads.flatMap((h) => [h, withoutSignWord(h)]);
+  return [...new Set(forms)].map(contentWords).filter((w) => w.length > 0);
+}
+
 function rowLabelsOf(line: IndexedLine): { norm: string; raw: string }[] {
   const raw = line.row.label;
   // A label that starts in lower case continues the line above: only the joined label names it.
@@ -87,9 +106,7 @@ export function resolveLineItem(
         line.section.kind !== 'balance';
       for (const { norm, raw } of rowLabelsOf(line)) {
         if (!askedChange && CHANGE_CONTEXT.test(norm)) continue;
-        const whole = contentWords(raw);
-        const head = raw.includes(',') ? contentWords(raw.slice(0, raw.indexOf(','))) : null;
-        if (sameWords(want, whole) || (head && sameWords(want, head)))
+        if (labelForms(raw).some((form) => sameWords(want, form)))
           matches.push({
             norm,
             raw: raw.trim(),
