@@ -25,6 +25,19 @@ describe('cue reader on filing phrasings', () => {
     ).toMatch(/has operator none/);
   });
 
+  it('reads a margin asked in dollars as the amount printed, a margin alone as a quotient', () => {
+    const dollars = readAskedFormByCues(
+      'What did Corning report as gross margin (in dollars) for 2019 on its consolidated statement of income? Answer in USD millions.',
+    );
+    expect(dollars).toMatchObject({ kind: 'currency_amount', operation: 'level' });
+    const ratio = readAskedFormByCues("What was Corning's gross margin for 2019?");
+    expect(ratio).toMatchObject({ kind: 'percent', operation: 'quotient' });
+    const percent = readAskedFormByCues(
+      'What was the gross margin in dollars as a percent of sales for 2019?',
+    );
+    expect(percent.operation).toBe('quotient');
+  });
+
   // A definition whose parts are named and defined after "where" / "with": the answer is the
   // arithmetic over the parts, each part read as its own definition.
   it.each([

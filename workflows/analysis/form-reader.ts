@@ -274,10 +274,16 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
   // An inline definition is checked against the delivered formula itself (answer-form.ts);
   // it does not change what kind of operation the question asks for.
   void def;
+  // "gross margin (in dollars)": the dollar figure a margin word can also name is printed as
+  // such, not divided (the kind reader reads it as an amount by the same words).
+  const marginInDollars =
+    /\bin (?:us )?dollars\b|\bdollar (?:amount|value|figure)\b|\bas an amount\b/.test(whole) &&
+    !percentAsked;
   if (
-    /\bdivided by\b|\bratio\b|\bas an? (?:%|percent(?:age)?) of\b|\b(?:%|percent(?:age)?) of\b|\bmargin\b|\bturnover\b|\btimes\b|\brate\b|\byield\b|\breturn on\b|\bcoverage\b/.test(
+    /\bdivided by\b|\bratio\b|\bas an? (?:%|percent(?:age)?) of\b|\b(?:%|percent(?:age)?) of\b|\bturnover\b|\btimes\b|\brate\b|\byield\b|\breturn on\b|\bcoverage\b/.test(
       main,
-    )
+    ) ||
+    (/\bmargin\b/.test(main) && !marginInDollars)
   )
     return 'quotient';
   // No operation cue at all: the question asks for a figure as it stands.
