@@ -15,7 +15,7 @@ import { canonicalJson } from '../../workflows/canonical-json';
 import type { KindDef, Plan, PlanContext, Ref, SplitEntry } from './kind-def';
 import { billPostKind } from './kinds/bill-post';
 import { derivedId } from './kinds/plan-helpers';
-import { aggregateRisk } from './journal-batch';
+import { aggregateRisk, partsNotApplied } from './batch-parts';
 import { GatewayRefusal } from './refusal';
 
 /**
@@ -224,16 +224,12 @@ async function planBillBatch(ctx: PlanContext, p: WritePayload<'bill.post_batch'
       for (const b of kept) effects.push(...(await b.plan.write(tx)));
       return [
         ...effects,
-        ...skipped.map((e) => ({
-          entityType: 'bill',
-          entityId: billBatchBillId(orgId, e.key),
-          action: 'already_posted',
-        })),
-        ...splitOut.map((s) => ({
-          entityType: 'bill',
-          entityId: billBatchBillId(orgId, s.entryKey),
-          action: 'split_out',
-        })),
+        ...partsNotApplied(
+          'bill',
+          (key) => billBatchBillId(orgId, key),
+          skipped.map((e) => e.key),
+          splitOut,
+        ),
       ];
     },
   };

@@ -9,13 +9,7 @@ import {
   type EntryDraft,
 } from '../../db/repositories/ledger';
 import { ErrorType } from '../../workflows/errors';
-import {
-  LANES,
-  scoreRisk,
-  type FiredRule,
-  type Lane,
-  type RiskAssessment,
-} from '../../workflows/gateway/risk';
+import { scoreRisk } from '../../workflows/gateway/risk';
 import {
   splitIdempotencyKey,
   type JournalBatchEntry,
@@ -25,6 +19,7 @@ import type { Effect } from '../../workflows/gateway.contract';
 import type { KindDef, Plan, PlanContext, SplitEntry } from './kind-def';
 import { canonicalJson } from '../../workflows/canonical-json';
 import { GatewayRefusal } from './refusal';
+import { aggregateRisk, partsNotApplied } from './batch-parts';
 
 /**
  * journal.post_batch: many entries, one submission, one apply transaction. Each entry is keyed
@@ -41,43 +36,6 @@ export const batchEntryId = (orgId: string, key: string) =>
     .update(`${orgId}\u0000${batchEntryIdempotencyKey(key)}`)
     .digest('hex')
     .slice(0, 20)}`;
-
-const laneRank = (l: Lane) => LANES.indexOf(l);
-
-/** The batch's assessment: its entries' highest lane and score, each rule once with its count. */
-export function aggregateRisk(
-  entries: { key: string; risk: RiskAssessment }[],
-  highLaneApprovals: number,
-): RiskAssessment {
-  const lane = entries.reduce<Lane>(
-    (acc, e) => (laneRank(e.risk.lane) > laneRank(acc) ? e.risk.lane : acc),
-    'low',
-  );
-  const byRule = new Map<string, { rule: FiredRule; keys: string[] }>();
-  for (const e of entries)
-    for (const r of e.risk.rules) {
-      const g = byRule.get(r.rule);
-      if (!g) byRule.set(r.rule, { rule: { ...r }, keys: [e.key] });
-      else {
-        g.keys.push(e.key);
-        if (laneRank(r.lane) > laneRank(g.rule.lane)) g.rule.lane = r.lane;
-        g.rule.points = Math.max(g.rule.points, r.points);
-      }
-    }
-  const rules: FiredRule[] = [...byRule.values()].map(({ rule, keys }) => ({
-    ...rule,
-    detail:
-      keys.length === 1
-        ? `entry ${keys[0]}: ${rule.detail}`
-        : `${keys.length} entries (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}); e.g. ${rule.detail}`,
-  }));
-  return {
-    score: entries.reduce((m, e) => Math.max(m, e.risk.score), 0),
-    lane,
-    requiredApprovals: lane === 'low' ? 0 : lane === 'moderate' ? 1 : highLaneApprovals,
-    rules,
-  };
-}
 
 function draftOf(ctx: PlanContext, e: JournalBatchEntry): EntryDraft {
   return {
@@ -322,16 +280,12 @@ async function planBatch(ctx: PlanContext, p: WritePayload<'journal.post_batch'>
       await postEntries(tx, entries);
       return [
         ...entries.map((d) => ({ entityType: 'journal_entry', entityId: d.id, action: 'posted' })),
-        ...skipped.map((e) => ({
-          entityType: 'journal_entry',
-          entityId: batchEntryId(orgId, e.key),
-          action: 'already_posted',
-        })),
-        ...splitOut.map((s) => ({
-          entityType: 'journal_entry',
-          entityId: batchEntryId(orgId, s.entryKey),
-          action: 'split_out',
-        })),
+        ...partsNotApplied(
+          'journal_entry',
+          (key) => batchEntryId(orgId, key),
+          skipped.map((e) => e.key),
+          splitOut,
+        ),
       ];
     },
   };

@@ -123,6 +123,14 @@ export async function prepareBill(
   }
 
   const ap = await lookups.ap(vendorId);
+  const ready = (write: ReadyBill['write']): ReadyBill => ({
+    ready: true,
+    base: { ...base, vendorId },
+    ex,
+    documentId,
+    write,
+    vendorName: ap.vendor.name,
+  });
   // A credit note is numbered apart from the vendor's invoices: bill.credit refuses its own
   // duplicates (per vendor and credit-note number).
   const credit = ex.documentKind === 'credit';
@@ -177,14 +185,9 @@ export async function prepareBill(
         reasons: [`lines: ${lines.error}`],
         extraction: ex,
       };
-    return {
-      ready: true,
-      base: { ...base, vendorId },
-      ex,
-      documentId,
-      write: credit ? creditWrite(ex, vendorId, lines.lines) : billWrite(ex, vendorId, lines.lines),
-      vendorName: ap.vendor.name,
-    };
+    return ready(
+      credit ? creditWrite(ex, vendorId, lines.lines) : billWrite(ex, vendorId, lines.lines),
+    );
   }
   const printed =
     ex.linesBasis === 'net'
@@ -220,14 +223,7 @@ export async function prepareBill(
       extraction: ex,
     };
 
-  return {
-    ready: true,
-    base: { ...base, vendorId },
-    ex,
-    documentId,
-    write: billWrite(ex, vendorId, lines),
-    vendorName: ap.vendor.name,
-  };
+  return ready(billWrite(ex, vendorId, lines));
 }
 
 export interface BillLine {
