@@ -1,6 +1,7 @@
 import { definitionMismatch } from '../workflows/analysis/answer-form';
 import { readAskedFormByCues } from '../workflows/analysis/form-reader';
 import { deliveredFormulaOf } from '../activities/analysis/extraction/answer-form';
+import { readDefinition } from '../activities/analysis/extraction/definition/question-definition';
 
 // The cue reader's readings of inline-XBRL phrasings (issue 22): the filing named as the
 // source, early fiscal year ends, year-to-date periods and definitions in parentheses.
@@ -140,5 +141,125 @@ describe('cue reader on filing phrasings', () => {
       readAskedFormByCues("What was Procter & Gamble's net sales in Q3 FY2025 in USD millions?")
         .periods,
     ).toEqual(['Q3 FY2025']);
+  });
+});
+
+// Questions that state their own arithmetic, and comparisons asked yes or no: the cue reader
+// reads the operation the question's words compute, as the question parser does.
+describe('cue reader on stated arithmetic', () => {
+  it('reads a figure the question names and defines as its level, as the parser does', () => {
+    expect(
+      readAskedFormByCues(
+        "Define EBITDA as operating income plus depreciation and amortization. What was Quillfeather's FY2031 EBITDA in USD millions?",
+      ).operation,
+    ).toBe('level');
+    expect(
+      readAskedFormByCues(
+        "What was Quillfeather's FY2031 free cash flow, calculated as cash provided by operations less capital expenditures? Answer in USD millions.",
+      ).operation,
+    ).toBe('level');
+    for (const q of [
+      "Define EBITDA as operating income plus depreciation and amortization. What was Quillfeather's FY2031 EBITDA in USD millions?",
+      "What was Quillfeather's working capital (total current assets minus total current liabilities) at the end of FY2031?",
+    ]) {
+      const r = readDefinition(q);
+      expect(r.status === 'ok' && r.definition.named).toBe(true);
+    }
+    // Arithmetic asked as such is the operation it states, to both readers.
+    const bare = "What were Quillfeather's FY2031 royalties plus licence fees?";
+    const r = readDefinition(bare);
+    expect(r.status === 'ok' && r.definition.named).toBe(false);
+    // A definition of a part does not outweigh the quotient the question asks.
+    expect(
+      readAskedFormByCues(
+        "Define total debt as long-term debt plus current portion of long-term debt. What is Quillfeather's total debt to total equity ratio at the end of FY2031?",
+      ).operation,
+    ).toBe('quotient');
+  });
+
+  it('reads "A plus B" as a sum, and "A plus B as a % of C" as a quotient', () => {
+    expect(
+      readAskedFormByCues("What were Quillfeather's FY2031 royalties plus licence fees?").operation,
+    ).toBe('sum');
+    expect(
+      readAskedFormByCues(
+        "What were Quillfeather's FY2031 repurchases plus dividends paid as a % of cash provided by operations?",
+      ).operation,
+    ).toBe('quotient');
+  });
+
+  it('reads a comparison asked yes or no as a change of the figure, not a percent', () => {
+    const fell = readAskedFormByCues(
+      "Did Quillfeather's gross margin percentage (gross margin / net sales) fall from 2030 to 2031?",
+    );
+    expect(fell).toMatchObject({ kind: 'yes_no', operation: 'change' });
+    expect(
+      readAskedFormByCues(
+        "Did Quillfeather's operating margin (operating income / revenue) improve from FY2030 to FY2031?",
+      ).operation,
+    ).toBe('change');
+  });
+
+  it('reads a row printed "net of" something as the row, a question\'s own "net of" as a difference', () => {
+    expect(
+      readAskedFormByCues(
+        'How much cash did Quillfeather spend on acquisitions, net of cash acquired, in FY2031? Answer in USD millions.',
+      ).operation,
+    ).toBe('level');
+    expect(
+      readAskedFormByCues(
+        'How much did Quillfeather spend on acquisitions of businesses (net of cash acquired) in FY2031?',
+      ).operation,
+    ).toBe('level');
+    expect(
+      readAskedFormByCues("What was Quillfeather's FY2031 revenue net of returns?").operation,
+    ).toBe('difference');
+  });
+});
+
+describe('cue reader on a point in time', () => {
+  it('names no period for a date off December, whose fiscal period is the filer’s calendar', () => {
+    expect(
+      readAskedFormByCues(
+        "What were Quillfeather's accrued liabilities at July 29, 2031? Answer in USD millions.",
+      ).periods,
+    ).toBeNull();
+    expect(
+      readAskedFormByCues("What were Quillfeather's total assets at December 31, 2031?").periods,
+    ).toEqual(['FY2031']);
+    expect(
+      readAskedFormByCues(
+        "What was Quillfeather's net income for the fiscal year ended September 28, 2031?",
+      ).periods,
+    ).toEqual(['FY2031']);
+  });
+});
+
+describe('cue reader on "compute X as A minus B"', () => {
+  it('reads the named figure as asked and the arithmetic as its definition', () => {
+    const f = readAskedFormByCues(
+      "Compute Quillfeather's 2031 free cash flow as net cash provided by operating activities minus capital expenditures, in USD millions.",
+    );
+    expect(f).toMatchObject({ operation: 'level', periods: ['FY2031'] });
+    expect(f.definition).toMatchObject({ operator: '-' });
+  });
+});
+
+describe('cue reader on "calculate X as a percentage of Y"', () => {
+  it('reads the quotient asked, not a definition', () => {
+    const f = readAskedFormByCues(
+      "Calculate Quillfeather's FY2031 research and development expense as a percentage of revenue.",
+    );
+    expect(f).toMatchObject({ kind: 'percent', operation: 'quotient', periods: ['FY2031'] });
+  });
+});
+
+describe('cue reader on a quarter restated by its end date', () => {
+  it('leaves the period to the filer’s calendar', () => {
+    expect(
+      readAskedFormByCues(
+        "What was Quillfeather's cash and cash equivalents at the end of fiscal Q3 2031 (June 28, 2031), in millions of US dollars?",
+      ).periods,
+    ).toBeNull();
   });
 });

@@ -488,6 +488,84 @@ describe('the label check on a formula', () => {
   });
 });
 
+describe('the label check on a computed definition (new runs only)', () => {
+  const defined = (question: string, rows: string[]) =>
+    ev(question, rows, {
+      entry: '',
+      formula: true,
+      catalogPhrases: rows.map((r) => r.toLowerCase()),
+      read: rows.map((label, i) => ({ metric: `operand_${i}`, label, heading: null, page: 7 })),
+    });
+  const opts = { definitionWords: true };
+
+  it.each([
+    [
+      "What were Quillfeather's FY2031 freight plus provision for income taxes? Answer in USD millions.",
+      ['Freight', 'Provision for income taxes'],
+    ],
+    [
+      "What were Quillfeather's FY2031 net sales less cost of sales less warranty expense?",
+      ['Net sales', 'Cost of sales', 'Warranty expense'],
+    ],
+    [
+      'Calculate the FY2031 payout as dividends paid divided by net earnings.',
+      ['Dividends paid', 'Net earnings'],
+    ],
+    [
+      "Did Quillfeather's purchases of treasury stock exceed its cash provided by operations in FY2031?",
+      ['Purchases of treasury stock', 'Cash provided by operations'],
+    ],
+    [
+      "What share of Quillfeather's FY2031 total expenses was freight? Calculate it as freight divided by total expenses.",
+      ['Freight', 'Total expenses'],
+    ],
+  ])('reads the arithmetic as joining operands: %s', (question, rows) => {
+    expect(checkLabelAgreement(defined(question, rows), opts)).toMatchObject({
+      status: 'agree',
+      unsupported: [],
+    });
+    // Runs recorded before the patch replay with the earlier reading: the word was a qualifier.
+    expect(checkLabelAgreement(defined(question, rows)).status).toBe('mismatch');
+  });
+
+  it('still holds a qualifier no operand carries, and a single row keeps the words', () => {
+    expect(
+      checkLabelAgreement(
+        defined("What were Quillfeather's FY2031 freight plus export provision for income taxes?", [
+          'Freight',
+          'Provision for income taxes',
+        ]),
+        opts,
+      ).unsupported,
+    ).toEqual(['export']);
+    // "Share of sales came from the U.S." names a part, as before.
+    expect(
+      checkLabelAgreement(
+        defined('What share of Quillfeather FY2031 net sales came from the U.S.?', [
+          'Net sales',
+          'Total net sales',
+        ]),
+        opts,
+      ).status,
+    ).toBe('mismatch');
+    // One row read is a line item, not a definition: "less" stays a word it must carry.
+    expect(
+      checkLabelAgreement(
+        ev("What were Quillfeather's FY2031 freight less net sales?", ['Net sales']),
+        opts,
+      ).unsupported,
+    ).toEqual(['freight', 'less']);
+  });
+
+  it('the cue reader reads "A plus B" as their sum', () => {
+    expect(
+      readAskedFormByCues(
+        "What was Quillfeather's FY2031 interest expense plus provision for income taxes?",
+      ).operation,
+    ).toBe('sum');
+  });
+});
+
 describe('the cue reader reads "averaged across" and "with one decimal"', () => {
   it('reads an average over the listed years and the asked precision', () => {
     expect(

@@ -288,6 +288,33 @@ describe('answers computed as the question defines them', () => {
     expect(pct).toMatchObject({ status: 'answered', answer: '8.8%', value: '8.75' });
   });
 
+  it('asks a figure the question names and defines as its level, bare arithmetic as stated', () => {
+    const named = answerDefined(
+      "What was Example's 2019 working capital, defined as total current assets minus total current liabilities? Answer in USD millions.",
+      PAGES,
+    );
+    expect(named).toMatchObject({ status: 'answered', answer: '$500 million' });
+    if (named.status === 'answered') {
+      expect(named.asked.operation).toBe('level');
+      expect(named.delivered.operation).toBe('level');
+      // The definition itself is what the gate checks against the delivered formula.
+      expect(named.deliveredFormula).toMatchObject({ operator: '-' });
+    }
+    const bare = answerDefined(
+      "What were Example's 2019 operating income plus depreciation and amortization? Answer in USD millions.",
+      PAGES,
+    );
+    expect(bare).toMatchObject({ status: 'answered', answer: '$490 million' });
+    if (bare.status === 'answered') expect(bare.asked.operation).toBe('sum');
+    // A name that states arithmetic itself ("EBITDA less capex, defined as …") asks for it.
+    const stated = answerDefined(
+      "What was Example's 2019 operating income less capex, defined as operating income minus purchases of property, plant and equipment? Answer in USD millions.",
+      PAGES,
+    );
+    expect(stated).toMatchObject({ status: 'answered', answer: '$210 million' });
+    if (stated.status === 'answered') expect(stated.asked.operation).toBe('difference');
+  });
+
   it('sends to review what it cannot answer, saying why', () => {
     expect(
       answerDefined(

@@ -205,6 +205,16 @@ describe('question parser: what a question really asks', () => {
     expect(parseQuestion(q)).toMatchObject({ kind: 'unsupported' });
   });
 
+  it('reads every year of a listed span ("2017, 2018 and 2019"), not its last two', () => {
+    const p = parseQuestion(
+      "What was Quillfeather's average net income over fiscal years 2017, 2018 and 2019?",
+    );
+    expect(p).toMatchObject({ aggregate: { kind: 'average', startYear: 2017, endYear: 2019 } });
+    expect(
+      parseQuestion('What was the average net income over FY2016, FY2017, FY2018 and FY2019?'),
+    ).toMatchObject({ aggregate: { kind: 'average', startYear: 2016, endYear: 2019 } });
+  });
+
   it('reads weighted average shares as the line item, not an average of balances', () => {
     expect(
       parseQuestion('What is the FY2023 weighted average diluted shares outstanding?'),

@@ -359,6 +359,10 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
   // "As a share of net sales" asks for a ratio, like "as a percentage of": a routing change
   // (such answers were sent to review), so older runs replay without it.
   const shareOf = patched('label-share-of');
+  // "A plus B", "A less B", "did A exceed B", "what share of B was A": over several rows read,
+  // the words join operands or ask for the quotient, never qualify a row; a routing change
+  // (such answers were sent to review), so older runs replay without it.
+  const definitionWords = patched('label-definition-words');
   const extractOut = steps.find((s) => s.tool === 'extract_metric' && s.status === 'ok')?.output as
     ToolOutput<'extract_metric'> | undefined;
   validation = runValidationGate({
@@ -378,7 +382,7 @@ export async function analysisWorkflow(rawRequest: unknown): Promise<AnalysisRes
           },
         }
       : {}),
-    labelOptions: { periodTags, comparatives, shareOf },
+    labelOptions: { periodTags, comparatives, shareOf, definitionWords },
   });
   const confidence = validation.minConfidence;
   upsertSearchAttributes([{ key: CsConfidenceBucket, value: confidenceBucket(confidence) }]);

@@ -47,7 +47,7 @@ export function tokenize(question: string): string {
 }
 
 const DEFINITION_CUE =
-  /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
+  /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:calculate|compute) [^.?]{1,80}? as(?! an? (?:%|percent|percentage|share|proportion|fraction|decimal|ratio|whole|number)\b):?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
 
 /** The question proper and the inline definition (if any), split at the definition cue. */
 /**
@@ -86,7 +86,7 @@ function splitDefinition(text: string): { main: string; definitionText: string |
   const body = (end >= 0 ? after.slice(0, end) : after).trim();
   // "Define net working capital as ..." names the quantity before the cue: keep it in main,
   // and so is whatever follows the definition's sentence ("What was it in FY2021?").
-  const named = /^define ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
+  const named = /^(?:define|calculate|compute) ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
   const rest = end >= 0 ? after.slice(end + 1) : '';
   return {
     main: `${text.slice(0, m.index)}${named ? ` ${named[1]}` : ''} ${rest}`.trim(),
@@ -233,7 +233,7 @@ function readKind(main: string, whole: string): QuantityKind | null {
 }
 
 const CHANGE_WORDS =
-  /\bchanged?\b|\bchanges\b|\bgrowth\b|\bgr[eo]w(?:n)?\b|\bincreased?\b|\bdecreased?\b|\bdecline[ds]?\b|\bdrop(?:ped)?\b|\bfell\b|\bfall(?:s|en|ing)?\b|\bros(?:e)\b|\bris(?:e|es|en|ing)\b|\bwent (?:up|down)\b|\byear[- ]over[- ]year\b|\byoy\b/;
+  /\bimproved?\b|\bworsen(?:ed)?\b|\bchanged?\b|\bchanges\b|\bgrowth\b|\bgr[eo]w(?:n)?\b|\bincreased?\b|\bdecreased?\b|\bdecline[ds]?\b|\bdrop(?:ped)?\b|\bfell\b|\bfall(?:s|en|ing)?\b|\bros(?:e)\b|\bris(?:e|es|en|ing)\b|\bwent (?:up|down)\b|\byear[- ]over[- ]year\b|\byoy\b/;
 
 function readOperation(main: string, whole: string, def: Definition | null): Operation | null {
   if (/\bcagr\b|\bcompound(?:ed)? annual growth\b/.test(main)) return 'cagr';
@@ -261,7 +261,10 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
       return 'percent_change';
     return percentAsked ? 'percent_change' : 'change';
   }
-  if (/\bminus\b|\bless\b(?! than)|\bnet of\b|\bsubtract/.test(main)) return 'difference';
+  // "Acquisitions, net of cash acquired" and "(net of cash acquired)" are how a filing prints a
+  // row's own qualifier; "revenue net of returns" asks for a difference.
+  if (/\bminus\b|\bless\b(?! than)|(?<![(,]\s?)\bnet of\b|\bsubtract/.test(main))
+    return 'difference';
   if (/\bsum of\b|\bcombined\b|\bcumulative\b|\bin aggregate\b|\badded together\b/.test(main))
     return 'sum';
   // "in total over FY2017-FY2019", "total interest expense over 2018, 2019 and 2020",
@@ -272,7 +275,8 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
   )
     return 'sum';
   // An inline definition is checked against the delivered formula itself (answer-form.ts);
-  // it does not change what kind of operation the question asks for.
+  // it does not change what kind of operation the question asks for: a figure the question
+  // names and defines ("EBITDA, defined as A plus B") is that figure's level.
   void def;
   // "gross margin (in dollars)": the dollar figure a margin word can also name is printed as
   // such, not divided (the kind reader reads it as an amount by the same words).
@@ -286,6 +290,9 @@ function readOperation(main: string, whole: string, def: Definition | null): Ope
     (/\bmargin\b/.test(main) && !marginInDollars)
   )
     return 'quotient';
+  // "interest expense plus provision for income taxes": two figures added (and not divided:
+  // "A plus B as a % of C" is a quotient, read above).
+  if (/\bplus\b/.test(main)) return 'sum';
   // No operation cue at all: the question asks for a figure as it stands.
   return 'level';
 }
@@ -319,6 +326,17 @@ const FILING_REF =
  */
 const EARLY_YEAR_END_BY_DATE =
   /\b(?:(?:fiscal )?year|(?:fifty[- ]two|fifty[- ]three|twelve|52|53|12)[- ](?:weeks?|months?)) (?:period )?end(?:ed|ing) (?:jan|feb|mar)[a-z]*\.? \d{1,2},? (?:19|20)\d{2}/g;
+
+/**
+ * A point in time off December ("accrued liabilities at July 29, 2023", "the cash ratio as of
+ * May 31, 2019") is a year end for some filers and a quarter end inside the next fiscal year
+ * for others: which fiscal period it falls in is the filer's calendar, which this reader does
+ * not know, so a question with such a date names no period here. A year named by its end
+ * ("the fiscal year ended September 28, 2024", "the 52 weeks ended August 29, 2021") still
+ * does.
+ */
+const POINT_DATE_OFF_DECEMBER =
+  /(?<!\b(?:year|weeks?|months?) (?:period )?end(?:ed|ing) )\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov)[a-z]*\.? \d{1,2},? (?:19|20)\d{2}\b/g;
 
 /**
  * "Year-to-date through Q3 FY2025" is a part of fiscal 2025 that runs to the end of its third
@@ -360,6 +378,10 @@ function readPeriods(
   main: string,
   op: Operation | null,
 ): { periods: string[] | null; periodCount: number | null } {
+  // A point in time off December leaves the period to the filer's calendar (above), even
+  // beside a quarter the question also names ("the end of Q3 2025 (June 28, 2025)").
+  if (new RegExp(POINT_DATE_OFF_DECEMBER.source).test(main))
+    return { periods: null, periodCount: null };
   const cues = readPeriodCues(main);
   const years = [...new Set(cues.map((c) => c.year))].sort((a, b) => a - b);
   const counted =
@@ -411,7 +433,10 @@ export function readAskedFormByCues(question: string): AnswerForm {
   const percentSaid = /%|\bpercent(?:s|age)?\b|\bper cent\b/.test(whole);
   if (definition?.operator === '/' && (kind === null || kind === 'percent'))
     kind = percentSaid ? 'percent' : 'ratio';
-  const op = readOperation(main, whole, definition);
+  let op = readOperation(main, whole, definition);
+  // "Did the gross margin percentage fall from 2021 to 2022?" compares the two values: the
+  // answer is yes or no, not a percent change.
+  if (kind === 'yes_no' && op === 'percent_change') op = 'change';
   if (op === 'percent_change' || op === 'cagr') kind = 'percent';
   const { periods, periodCount } = readPeriods(main, op);
   const scale = readScale(whole);

@@ -408,13 +408,40 @@ function isFiler(t: Tok, filer: ReadonlySet<string>): boolean {
   return t.capitalized && filer.has(t.norm);
 }
 
+/**
+ * The arithmetic a definition is written in ("A plus B", "A less B", "A divided by B", "did A
+ * exceed B"): words that join two operands. Where extraction computed from several rows, they
+ * end an operand's noun phrase and never qualify it.
+ */
+const OPERATOR_WORDS: ReadonlySet<string> = new Set([
+  'plus',
+  'less',
+  'minus',
+  'times',
+  'divided',
+  'multiplied',
+  'exceed',
+  'exceeds',
+  'exceeded',
+]);
+
+/** "What share of X was Y": the word names the quotient asked, not a qualifier of X or Y. */
+const QUOTIENT_NOUNS: ReadonlySet<string> = new Set(['share', 'proportion', 'fraction', 'portion']);
+
 /** The qualifier tokens (indices) of the head's noun phrase. */
-function qualifierIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>): number[] {
+function qualifierIndices(
+  toks: Tok[],
+  head: HeadMatch,
+  filer: ReadonlySet<string>,
+  operators = false,
+): number[] {
   const picked: number[] = [];
-  // Left: up to a stop word, a year, a clause break or the filer's possessive name.
+  // Left: up to a stop word, a year, a clause break or the filer's possessive name (or, over
+  // several rows, an operator joining this operand to the one before).
   for (let i = head.start - 1; i >= 0; i--) {
     const t = toks[i]!;
     if (t.breakAfter || t.numeric || isFiler(t, filer)) break;
+    if (operators && OPERATOR_WORDS.has(t.norm)) break;
     if (LEFT_JOINS.has(t.norm)) {
       const before = toks[i - 1];
       if (
@@ -439,7 +466,12 @@ function qualifierIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<strin
     const conj = toks[i + 1];
     if (conj && !conj.numeric && !LEFT_STOPS.has(conj.norm) && !isFiler(conj, filer))
       picked.push(i + 1);
-  } else if (next && !next.breakAfter && (RIGHT_OPENERS.has(next.norm) || isParticiple(next))) {
+  } else if (
+    next &&
+    !next.breakAfter &&
+    !(operators && OPERATOR_WORDS.has(next.norm)) &&
+    (RIGHT_OPENERS.has(next.norm) || isParticiple(next))
+  ) {
     const group: number[] = [];
     // "came from foreign operations": a verb of origin opens the complement like "from".
     if (ORIGIN_VERBS.has(next.norm) && RIGHT_OPENERS.has(toks[i + 1]?.norm ?? '')) i++;
@@ -518,7 +550,12 @@ const overlapsHead = (ix: readonly number[], head: HeadMatch) =>
  * - a pay verb ("did X pay in income taxes") asks for the cash paid, which an expense or
  *   provision row is not.
  */
-function clauseIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>): number[] {
+function clauseIndices(
+  toks: Tok[],
+  head: HeadMatch,
+  filer: ReadonlySet<string>,
+  quotient = false,
+): number[] {
   const out: number[] = [];
   const content = (t: Tok) =>
     !t.numeric &&
@@ -535,7 +572,11 @@ function clauseIndices(toks: Tok[], head: HeadMatch, filer: ReadonlySet<string>)
   let frequency = false;
   if (q >= 0) {
     const wh: number[] = [];
-    for (let i = toks[q]!.norm === 'how' ? q + 2 : q + 1; i < toks.length; i++) {
+    let from = toks[q]!.norm === 'how' ? q + 2 : q + 1;
+    // "What share of X's expenses was Y": over a computed quotient, "share of" asks for it.
+    if (quotient && QUOTIENT_NOUNS.has(toks[from]?.stem ?? '') && toks[from + 1]?.norm === 'of')
+      from += 2;
+    for (let i = from; i < toks.length; i++) {
       const t = toks[i]!;
       if (WH_END.has(t.norm) || isFiler(t, filer)) break;
       wh.push(i);
@@ -637,6 +678,12 @@ export interface LabelCheckOptions {
    * patch 'label-share-of').
    */
   shareOf?: boolean;
+  /**
+   * Over several rows read (a computed definition): "plus", "less", "divided by", "exceed"
+   * join two operands, and "what share of" asks for the quotient, never a qualifier of a row
+   * (the workflow's patch 'label-definition-words').
+   */
+  definitionWords?: boolean;
 }
 
 const AS_A_SHARE_OF = /\bas (?:a|the) (?:share|proportion|portion|fraction) of\b/gi;
@@ -666,10 +713,11 @@ export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions =
   const head = findHead(toks, ev.catalogPhrases);
   if (!head) return none('not_checked');
   const filer = new Set(ev.filerWords.map((w) => w.toLowerCase()));
+  const operators = opts.definitionWords === true && ev.formula;
   const idx = [
     ...new Set([
-      ...qualifierIndices(toks, head, filer),
-      ...(opts.clause === false ? [] : clauseIndices(toks, head, filer)),
+      ...qualifierIndices(toks, head, filer, operators),
+      ...(opts.clause === false ? [] : clauseIndices(toks, head, filer, operators)),
     ]),
   ].sort((a, b) => a - b);
   const qualifierToks = idx

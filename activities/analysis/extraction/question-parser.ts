@@ -168,10 +168,22 @@ function yearSpan(text: string): { startYear: number; endYear: number } | null {
     /(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s*(?:-|–|—|to|through|thru|and|until|vs\.?|versus)\s*(?:the\s+)?(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})/i;
   const m = re.exec(text);
   if (!m) return null;
-  const a = Number(m[1]);
+  let a = Number(m[1]);
   const b = Number(m[2]);
+  // "fiscal years 2017, 2018 and 2019": the pair matched is the list's last two. The years
+  // listed before it, each the year before the next, start the span.
+  let before = text.slice(0, m.index);
+  for (;;) {
+    const prev = LISTED_BEFORE.exec(before);
+    if (!prev || Number(prev[1]) !== Math.min(a, b) - 1 || a > b) break;
+    a = Number(prev[1]);
+    before = before.slice(0, prev.index);
+  }
   return a < b ? { startYear: a, endYear: b } : { startYear: b, endYear: a };
 }
+
+/** A year listed right before another: "2017, " of "2017, 2018 and 2019". */
+const LISTED_BEFORE = /(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s*,\s*$/i;
 
 function statementPreference(text: string): z.infer<typeof StatementKindSchema> | undefined {
   const mentions = new Set<string>();

@@ -160,12 +160,17 @@ function hasNumber(e: Expr, v: string): boolean {
   return false;
 }
 
-function operationOf(e: Expr, unit: DefinedUnit): AnswerForm['operation'] {
+function operationOf(e: Expr, unit: DefinedUnit, named: boolean): AnswerForm['operation'] {
   // An amount per share is a level of a per-share figure, as a printed EPS is.
   if (unit === 'USD/share') return 'level';
   if (unit !== 'USD') return 'quotient';
   if (e.kind === 'avg') return 'average';
-  if (e.kind === 'bin') return e.op === '+' ? 'sum' : e.op === '-' ? 'difference' : 'level';
+  // A figure the question names and defines ("free cash flow, defined as A minus B") is asked
+  // as that figure's level, as a catalog formula or an inline fact is; the definition itself
+  // is checked against the delivered formula. Arithmetic asked as such ("A plus B") is the
+  // operation it states.
+  if (e.kind === 'bin' && !named)
+    return e.op === '+' ? 'sum' : e.op === '-' ? 'difference' : 'level';
   return 'level';
 }
 
@@ -317,7 +322,7 @@ function evaluateDefinition(
     rounding,
     periods,
     periodCount: periods.length,
-    operation: operationOf(d.expr, unit),
+    operation: operationOf(d.expr, unit, d.named),
     definition: null,
   });
   const confidence = Math.min(...inputs.map((i) => i.confidence));

@@ -22,6 +22,11 @@ export interface QuestionDefinition {
   main: string;
   /** The statement the question points at as a whole ("using the cash flow statement"). */
   statement?: StatementHint;
+  /**
+   * The definition glosses a figure the question names ("free cash flow, defined as A minus
+   * B", "working capital (A minus B)"), rather than being the asked phrase itself ("A plus B").
+   */
+  named: boolean;
 }
 
 export type DefinitionReading =
@@ -91,9 +96,10 @@ function substitute(e: Expr, subs: Map<string, Expr>, depth = 0): Expr {
   return e;
 }
 
-function statementOf(text: string): StatementHint | undefined {
+/** The one statement a (lower-cased) question points at as a whole, if it names one. */
+export function statementOf(text: string): StatementHint | undefined {
   const kinds = new Set<StatementHint>();
-  if (/cash flows? statement|statement of cash flows?/.test(text)) kinds.add('cash_flow');
+  if (/cash flows? statements?|statements? of cash flows?/.test(text)) kinds.add('cash_flow');
   if (/balance sheet/.test(text)) kinds.add('balance');
   if (/income statement|statement of (?:income|earnings|operations)/.test(text))
     kinds.add('income');
@@ -169,6 +175,7 @@ export function readLineItemQuestion(question: string): DefinitionReading {
       expr: parsed.expr,
       main: text,
       statement: statementOf(text),
+      named: false,
     },
   };
 }
@@ -179,6 +186,7 @@ export function readDefinition(question: string): DefinitionReading {
   let body: string | null = null;
   let bodyStart = -1;
   let bodyEnd = -1;
+  let named = true;
   for (const cue of CUES) {
     const m = cue.exec(text);
     if (!m) continue;
@@ -217,6 +225,7 @@ export function readDefinition(question: string): DefinitionReading {
         ))
     ) {
       body = asked.phrase;
+      named = false;
       // The asked phrase carries the question's own period words: they stay in `main`.
       bodyStart = bodyEnd = asked.end;
     }
@@ -242,6 +251,9 @@ export function readDefinition(question: string): DefinitionReading {
     compiled.set(name, p.expr);
   }
   const main = `${text.slice(0, bodyStart)} ${text.slice(bodyEnd)}`.replace(/\s+/g, ' ').trim();
+  // "What was EBIT less capex, defined as …": the question proper states the arithmetic too,
+  // so what it asks is that arithmetic, not a named figure's level.
+  if (/\bminus\b|\bless\b(?! than)|\bplus\b/.test(main.replace(/\?.*$/, ''))) named = false;
   const outside = text.replace(body, ' ');
   return {
     status: 'ok',
@@ -250,6 +262,7 @@ export function readDefinition(question: string): DefinitionReading {
       expr: substitute(parsed.expr, compiled),
       main,
       statement: statementOf(outside),
+      named,
     },
   };
 }
