@@ -31,6 +31,56 @@ describe('sums and averages over listed years', () => {
     expect(readOverPeriods('What was the total revenue in 2019?')).toBeNull();
   });
 
+  it('reads the figure around the verb and the party a question names', () => {
+    expect(
+      readOverPeriods(
+        'How much did Example Corp spend in total on repurchases of common stock over fiscal years 2017, 2018 and 2019 combined?',
+      ),
+    ).toEqual({
+      operation: 'sum',
+      subject: 'repurchases of common stock',
+      years: [2017, 2018, 2019],
+    });
+    expect(
+      readOverPeriods(
+        'What was the total cash Example Corp spent on repurchases of common stock in 2018 and 2019 combined?',
+      ),
+    ).toMatchObject({ subject: 'repurchases of common stock', years: [2018, 2019] });
+    expect(
+      readOverPeriods(
+        'What was the total of dividends paid by Example Corp over the last two fiscal years (2018-2019)?',
+      ),
+    ).toMatchObject({ subject: 'dividends paid' });
+    expect(
+      readOverPeriods(
+        'What was the total depreciation and amortization Example Corp recorded over its fiscal years 2018 and 2019?',
+      ),
+    ).toMatchObject({ subject: 'depreciation and amortization' });
+    // Lower-case words after "by" are the figure's own: "cash provided by operating activities".
+    expect(
+      readOverPeriods(
+        'What was the total cash provided by operating activities over 2018 and 2019?',
+      ),
+    ).toMatchObject({ subject: 'cash provided by operating activities' });
+  });
+
+  it('reads a payment asked of the statement of cash flows from its "paid" row', () => {
+    const r = answerOverPeriods(
+      'Using the statements of cash flows, how much did Example pay in dividends in total over 2018 and 2019? Answer in USD millions.',
+      PAGES,
+    );
+    expect(r).toMatchObject({ status: 'answered', answer: '$115 million' });
+    if (r.status === 'answered')
+      expect(r.inputs.map((i) => i.matchedLabel)).toEqual(['Dividends paid', 'Dividends paid']);
+    // Without the statement named, "dividends" is no printed row: a person reads it.
+    expect(
+      answerOverPeriods(
+        'How much did Example pay in dividends in total over 2018 and 2019? Answer in USD millions.',
+        PAGES,
+      ).status,
+    ).toBe('needs_review');
+  });
+
   it('sums each cited year, an expense as its size', () => {
     const r = answerOverPeriods(
       "What was Example's total interest expense over 2017, 2018 and 2019? Answer in USD millions.",

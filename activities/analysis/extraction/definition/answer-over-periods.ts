@@ -16,6 +16,7 @@ import type { DefinedResult } from './answer-defined';
 import { figure, lower } from './compared-figure';
 import { computeExpression, periodLabel } from './compute';
 import { itemsOf, showExpression } from './grammar';
+import { statementOf } from './question-definition';
 import { dollarsText, presentValue } from './amount-text';
 
 /**
@@ -67,6 +68,26 @@ export function readOverPeriods(question: string): OverPeriodsReading | null {
   const tail = String.raw`\)?(?: combined| in total)?(?:,? (?:according to|per|using|based on|as reported|in) [^0-9]*)?$`;
   const patterns: { re: RegExp; op: number; subject: number; years: number }[] = [
     {
+      // "how much did Nike spend in total on repurchases of common stock over fiscal years
+      // 2017, 2018 and 2019 combined"
+      re: new RegExp(
+        String.raw`${lead}how much (?:cash )?did (?:[a-z&.']+ ){1,4}?(?:pay|spend) (in total|combined) (?:in |on )?(.+?) ${when}(.+?)${tail}`,
+      ),
+      op: 1,
+      subject: 2,
+      years: 3,
+    },
+    {
+      // "what was the total cash Lockheed Martin spent on repurchases of common stock in 2018,
+      // 2019 and 2020 combined": the figure is what the filer spent the cash on.
+      re: new RegExp(
+        String.raw`${lead}what (?:was|were|is|are) the ${OP} (?:cash |amount )?(?:[a-z&.']+ ){1,4}?(?:spent on|paid (?:in|for|on)|used (?:for|on)) (.+?) ${when}(.+?)${tail}`,
+      ),
+      op: 1,
+      subject: 2,
+      years: 3,
+    },
+    {
       re: new RegExp(
         String.raw`${lead}what (?:was|were|is|are) (?:the )?${OWNER}${OP} (?:of )?(?:the )?(.+?) ${when}(.+?)${tail}`,
       ),
@@ -92,11 +113,31 @@ export function readOverPeriods(question: string): OverPeriodsReading | null {
     const op = m[p.op]!;
     return {
       operation: /average|mean/.test(op) ? 'average' : 'sum',
-      subject: m[p.subject]!,
+      subject: withoutNamedParty(m[p.subject]!, question),
       years,
     };
   }
   return null;
+}
+
+/**
+ * The figure without the party the question names around it: "dividends paid by Lockheed
+ * Martin" is "dividends paid", "depreciation and amortization Best Buy recorded" is
+ * "depreciation and amortization". A party is a run of capitalised words in the question as
+ * written (a proper name), so "cash provided by operating activities" keeps its words.
+ */
+function withoutNamedParty(subject: string, question: string): string {
+  const names = [
+    ...question.matchAll(/(?<=\s)[A-Z][\w&.'’-]*(?:\s+(?:&\s+)?[A-Z][\w&.'’-]*)*/g),
+  ].map((m) => lower(m[0]).replace(/[.,]+$/, ''));
+  let s = subject;
+  for (const n of names) {
+    const e = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    s = s
+      .replace(new RegExp(String.raw` by ${e}$`), '')
+      .replace(new RegExp(String.raw` ${e} (?:recorded|reported|paid|spent|incurred)$`), '');
+  }
+  return s;
 }
 
 /** Answer a sum or average over listed years from one cited reading per year. */
@@ -131,7 +172,7 @@ export function answerOverPeriods(question: string, pages: readonly PageText[]):
   const inputs: AnswerInput[] = [];
   let scale: Scale | null = null;
   for (const fiscalYear of reading.years) {
-    const c = computeExpression(doc, f.expr, { fiscalYear }, undefined);
+    const c = computeExpression(doc, f.expr, { fiscalYear }, statementOf(q));
     if (!c.ok) return review(c.reason, c.hints);
     values.push(c.value);
     inputs.push(...c.inputs);

@@ -126,7 +126,13 @@ export function resolveLineItem(
   // "net" means the row that does.
   const netRows = candidates.filter((m) => /\bnet\b/.test(m.norm));
   const used = /\bnet\b/.test(normalizeLabel(phrase)) && netRows.length > 0 ? netRows : candidates;
-  if (used.length === 0) return null;
+  if (used.length === 0) {
+    // On the statement of cash flows a payment is printed as such: "dividends" asked of it is
+    // its "Dividends paid" row (an income statement's "Interest" is not its "Interest paid").
+    if (statement === 'cash_flow' && !/\b(?:paid|received)\b/.test(normalizeLabel(phrase)))
+      return resolveLineItem(doc, `${phrase} paid`, statement);
+    return null;
+  }
   const allowed = new Set(used.map((m) => m.norm));
   const printed = new Set(used.map((m) => m.raw));
   const primaryKinds = new Set(used.filter((m) => m.primary).map((m) => m.kind));
