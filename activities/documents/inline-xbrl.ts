@@ -1,22 +1,36 @@
 import { renderHtml, type TextMark } from './html-text';
 import {
-  canonicalDecimal,
-  negateDecimal,
-  normalizeSpace,
-  shiftDecimal,
-  transformNumber,
-  transformText,
-} from './inline-xbrl-formats';
+  newAcc,
+  push,
+  type Accumulator,
+  type ContextBuilder,
+  type ContinuationBuilder,
+  type Entry,
+  type FactBuilder,
+  type Scope,
+  type UnitBuilder,
+} from './inline-xbrl-builders';
+import { finishFacts } from './inline-xbrl-facts';
+import { normalizeSpace } from './inline-xbrl-formats';
+import {
+  DEFAULT_INLINE_XBRL_LIMITS,
+  MAX_OPEN_ELEMENTS,
+  type InlineXbrlLimits,
+} from './inline-xbrl-limits';
 import {
   FactRefusalType,
-  type FactPeriod,
-  type FactDimension,
-  type FactLocation,
   type InlineFact,
   type RefusedFact,
   type DeiSummary,
   type InlineXbrlIssue,
 } from '../../workflows/inline-fact';
+
+export { factKey, roundDecimal } from './inline-xbrl-duplicates';
+export {
+  DEFAULT_INLINE_XBRL_LIMITS,
+  MAX_OPEN_ELEMENTS,
+  type InlineXbrlLimits,
+} from './inline-xbrl-limits';
 
 /**
  * Inline XBRL (the tagged facts of an SEC 10-K/10-Q in HTML) read in the same parse that
@@ -30,21 +44,6 @@ const IX_NS = new Set([
 ]);
 const XBRLI_NS = 'http://www.xbrl.org/2003/instance';
 const XBRLDI_NS = 'http://xbrl.org/2006/xbrldi';
-const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
-
-export interface InlineXbrlLimits {
-  /** More fact elements than this: the filing is read as text only, with the reason. */
-  maxFacts: number;
-  /** Characters kept of a non-numeric fact's value (text blocks run to hundreds of KB). */
-  maxTextValue: number;
-  /** Every fact element as written, duplicates not folded (the Arelle comparison reads them so). */
-  keepDuplicates?: boolean;
-}
-
-export const DEFAULT_INLINE_XBRL_LIMITS: InlineXbrlLimits = {
-  maxFacts: 50_000,
-  maxTextValue: 4_000,
-};
 
 export type InlineXbrlResult = {
   pages: string[];
@@ -60,79 +59,9 @@ export type InlineXbrlResult = {
 /** Namespace prefixes in scope at once, at most (real filings declare a few dozen). */
 const MAX_PREFIXES = 1_000;
 
-/** Facts, continuations and -sec-ix-hidden displays open at once, at most. */
-export const MAX_OPEN_ELEMENTS = 32;
-
 /** Cheap test on the raw text (linear, one pass): does this HTML declare the inline XBRL namespace? */
 export function hasInlineXbrl(html: string): boolean {
   return /xmlns:[\w.-]+\s*=\s*["']http:\/\/www\.xbrl\.org\/20(13|08)\/inlineXBRL["']/.test(html);
-}
-
-type Scope = Map<string, string>;
-
-interface Accumulator {
-  parts: string[];
-  length: number;
-  /** Text is kept only at the ix:exclude depth the element opened at. */
-  excludeDepth: number;
-  cap: number;
-  truncated: boolean;
-}
-
-interface FactBuilder extends Accumulator {
-  kind: 'fact';
-  seq: number;
-  numeric: boolean;
-  attrs: Record<string, string>;
-  scope: Scope;
-  hidden: boolean;
-  start?: TextMark;
-  end?: TextMark;
-  unclosed: boolean;
-}
-
-interface ContinuationBuilder extends Accumulator {
-  kind: 'continuation';
-  id: string;
-  continuedAt?: string;
-}
-
-interface ContextBuilder {
-  id: string;
-  scope: Scope;
-  instant?: string;
-  start?: string;
-  end?: string;
-  forever: boolean;
-  dims: FactDimension[];
-}
-
-interface UnitBuilder {
-  id: string;
-  num: string[];
-  den: string[];
-}
-
-type Entry = {
-  selfClosed: boolean;
-  scope: Scope;
-  onClose?: () => void;
-};
-
-function newAcc(excludeDepth: number, cap: number): Accumulator {
-  return { parts: [], length: 0, excludeDepth, cap, truncated: false };
-}
-
-function push(acc: Accumulator, text: string) {
-  if (acc.length >= acc.cap) {
-    acc.truncated = true;
-    return;
-  }
-  const room = acc.cap - acc.length;
-  const t = text.length > room ? text.slice(0, room) : text;
-  if (t.length < text.length) acc.truncated = true;
-  acc.parts.push(t);
-  acc.length += t.length;
 }
 
 /**
@@ -166,13 +95,6 @@ export function parseInlineXbrl(
   let mark: () => TextMark = () => ({});
   const tooDeep: RefusedFact[] = [];
   const shownHidden = new Map<string, Accumulator & { start: TextMark; end?: TextMark }>();
-
-  const resolve = (scope: Scope, qname: string): [string, string] | undefined => {
-    const i = qname.indexOf(':');
-    const prefix = i < 0 ? '' : qname.slice(0, i);
-    const ns = scope.get(prefix) ?? scope.get(prefix.toLowerCase());
-    return ns === undefined ? undefined : [ns, qname.slice(i + 1)];
-  };
 
   const { pages } = renderHtml(html, (markFn) => {
     mark = markFn;
@@ -393,284 +315,21 @@ export function parseInlineXbrl(
       factElements,
       issues,
     };
-  return { status: 'facts', pages, factElements, issues, ...finish() };
-
-  function finish(): { facts: InlineFact[]; refused: RefusedFact[]; dei: DeiSummary } {
-    const refused: RefusedFact[] = [...tooDeep];
-    const out: InlineFact[] = [];
-    const refuse = (f: FactBuilder, type: FactRefusalType, message: string) =>
-      refused.push({ id: f.attrs.id ?? null, concept: f.attrs.name ?? null, type, message });
-    const ids = new Set<string>();
-    for (const f of facts) {
-      const id = f.attrs.id ?? `_fact${f.seq}`;
-      if (ids.has(id)) {
-        refuse(f, FactRefusalType.DuplicateId, `Another fact already has the id ${id}`);
-        continue;
-      }
-      ids.add(id);
-      const name = f.attrs.name;
-      if (!name) {
-        refuse(f, FactRefusalType.MissingName, 'The fact has no name attribute');
-        continue;
-      }
-      if (f.unclosed) {
-        refuse(f, FactRefusalType.Unclosed, `Fact ${id} is not closed before the document ends`);
-        continue;
-      }
-      const qn = resolve(f.scope, name);
-      if (!qn) {
-        refuse(f, FactRefusalType.UnknownPrefix, `No namespace is declared for ${name}`);
-        continue;
-      }
-      const ctxRef = f.attrs.contextref;
-      const ctx = ctxRef === undefined ? undefined : contexts.get(ctxRef);
-      if (!ctx) {
-        refuse(f, FactRefusalType.MissingContext, `Context ${ctxRef ?? '(none)'} is not defined`);
-        continue;
-      }
-      const period: FactPeriod | undefined = ctx.instant
-        ? { type: 'instant', instant: ctx.instant }
-        : ctx.start && ctx.end
-          ? { type: 'duration', start: ctx.start, end: ctx.end }
-          : ctx.forever
-            ? { type: 'forever' }
-            : undefined;
-      if (!period) {
-        refuse(f, FactRefusalType.MissingContext, `Context ${ctx.id} has no period`);
-        continue;
-      }
-      const dates =
-        period.type === 'instant'
-          ? [period.instant]
-          : period.type === 'duration'
-            ? [period.start, period.end]
-            : [];
-      const badDate = dates.find((d) => !isCalendarDate(d));
-      if (badDate !== undefined) {
-        refuse(
-          f,
-          FactRefusalType.InvalidPeriod,
-          `Context ${ctx.id} has the date "${badDate.slice(0, 40)}"`,
-        );
-        continue;
-      }
-      let unitString: string | null = null;
-      if (f.numeric) {
-        const u = f.attrs.unitref === undefined ? undefined : units.get(f.attrs.unitref);
-        if (!u || u.num.length === 0) {
-          refuse(
-            f,
-            FactRefusalType.MissingUnit,
-            `Unit ${f.attrs.unitref ?? '(none)'} is not defined`,
-          );
-          continue;
-        }
-        unitString = u.num.join('*') + (u.den.length ? `/${u.den.join('*')}` : '');
-      }
-      // The displayed text, and for text facts the continuation chain that completes it.
-      let text = f.parts.join('');
-      let truncated = f.truncated;
-      const continuedAt = f.attrs.continuedat;
-      if (!f.numeric && continuedAt) {
-        const seen = new Set<string>();
-        let next: string | undefined = continuedAt;
-        let failure: [FactRefusalType, string] | undefined;
-        const chain: string[] = [text];
-        while (next) {
-          if (seen.has(next)) {
-            failure = [FactRefusalType.ContinuationCycle, `Continuation ${next} is reached twice`];
-            break;
-          }
-          seen.add(next);
-          const c = continuations.get(next);
-          if (!c) {
-            failure = [FactRefusalType.ContinuationMissing, `Continuation ${next} is not defined`];
-            break;
-          }
-          chain.push(c.parts.join(''));
-          truncated ||= c.truncated;
-          next = c.continuedAt;
-        }
-        if (failure) {
-          refuse(f, failure[0], failure[1]);
-          continue;
-        }
-        text = chain.join(' ');
-      }
-      const shown = f.hidden ? shownHidden.get(id) : undefined;
-      const displayedText = normalizeSpace(shown ? shown.parts.join('') : text);
-      const nil =
-        (f.attrs['xsi:nil'] ?? '').trim() === 'true' && resolve(f.scope, 'xsi:nil')?.[0] === XSI_NS;
-      let value: string | null = null;
-      let scale: number | null = null;
-      const sign = f.attrs.sign === '-' ? '-' : null;
-      if (f.numeric) {
-        if (f.attrs.scale !== undefined) {
-          const s = f.attrs.scale.trim();
-          if (!/^-?\d{1,3}$/.test(s)) {
-            refuse(f, FactRefusalType.InvalidScale, `Scale "${f.attrs.scale}" is not an integer`);
-            continue;
-          }
-          scale = Number(s);
-        }
-        if (!nil) {
-          const r = transformNumber(f.attrs.format, text);
-          if (!r.ok) {
-            refuse(
-              f,
-              FactRefusalType.InvalidNumber,
-              `"${displayedText.slice(0, 80)}": ${r.reason}`,
-            );
-            continue;
-          }
-          value = shiftDecimal(r.value, scale ?? 0);
-          if (sign) value = negateDecimal(value);
-        }
-      } else if (!nil) {
-        const r = transformText(f.attrs.format, text);
-        if (r.ok) value = r.value;
-        else {
-          value = displayedText;
-          issues.push({ type: 'UntransformedFormat', factId: id, message: r.reason });
-        }
-        if (truncated) value = value.slice(0, limits.maxTextValue);
-      }
-      const dims = ctx.dims
-        .map((d) => ({ ...d }))
-        .sort((a, b) => (a.dimension < b.dimension ? -1 : a.dimension > b.dimension ? 1 : 0));
-      out.push({
-        id,
-        concept: name,
-        conceptNs: qn[0],
-        numeric: f.numeric,
-        value,
-        valueTruncated: !f.numeric && truncated,
-        contextId: ctx.id,
-        unitId: f.numeric ? (f.attrs.unitref ?? null) : null,
-        unit: unitString,
-        decimals: f.numeric ? (f.attrs.decimals?.trim() ?? null) : null,
-        scale,
-        sign,
-        format: f.attrs.format ?? null,
-        period,
-        dimensions: dims,
-        displayedText: displayedText.slice(0, limits.maxTextValue),
-        hidden: f.hidden,
-        location: shown ? locate(shown) : locate(f),
-        duplicateIds: [],
-      });
-    }
-    return {
-      facts: limits.keepDuplicates ? out : collapseDuplicates(out, issues),
-      refused,
-      dei: deiOf(out),
-    };
-  }
-
-  function locate(f: { start?: TextMark; end?: TextMark }): FactLocation | null {
-    const s = f.start?.position;
-    const e = f.end?.position;
-    if (!s || !e) return null;
-    const text = pages[s.page];
-    if (text === undefined) return null;
-    let start = s.offset;
-    let end = e.page === s.page ? e.offset : text.length;
-    while (start < end && text[start] === ' ') start++;
-    while (end > start && text[end - 1] === ' ') end--;
-    return end > start ? { page: s.page, start, end } : null;
-  }
-}
-
-function isCalendarDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === s;
-}
-
-/** Sort key of a fact's aspects other than the value: one fact per key. */
-export function factKey(
-  f: Pick<InlineFact, 'concept' | 'conceptNs' | 'period' | 'dimensions' | 'unit'>,
-): string {
-  const p = f.period;
-  const period =
-    p.type === 'instant' ? p.instant : p.type === 'duration' ? `${p.start}/${p.end}` : 'forever';
-  const dims = f.dimensions
-    .map((d) => `${d.dimension}=${d.member ?? `{${d.typedValue ?? ''}}`}`)
-    .join(',');
-  return `${f.conceptNs}#${f.concept.slice(f.concept.indexOf(':') + 1)}|${period}|${dims}|${f.unit ?? ''}`;
-}
-
-const precision = (d: string | null): number =>
-  d === null ? -Infinity : d.toUpperCase() === 'INF' ? Infinity : Number(d);
-
-/** `value` rounded half away from zero to `decimals` places (negative: tens, hundreds …). */
-export function roundDecimal(value: string, decimals: number): string {
-  if (!Number.isFinite(decimals)) return canonicalDecimal(value);
-  const neg = value.startsWith('-');
-  const abs = neg ? value.slice(1) : value;
-  const scaled = shiftDecimal(abs, decimals);
-  const [int = '0', frac = ''] = scaled.split('.');
-  let n = BigInt(int);
-  if ((frac[0] ?? '0') >= '5') n += 1n;
-  const r = shiftDecimal(n.toString(), -decimals);
-  return neg && r !== '0' ? `-${r}` : r;
-}
-
-/**
- * Facts with the same concept, period, dimensions and unit are one fact: the most precise
- * reading (highest decimals) stands, the first in the document among equals; the others'
- * ids are kept on it. Readings that disagree beyond rounding are an issue, not a silent pick.
- */
-function collapseDuplicates(facts: InlineFact[], issues: InlineXbrlIssue[]): InlineFact[] {
-  const byKey = new Map<string, InlineFact>();
-  const out: InlineFact[] = [];
-  for (const f of facts) {
-    const key = factKey(f);
-    const kept = byKey.get(key);
-    if (!kept) {
-      byKey.set(key, f);
-      out.push(f);
-      continue;
-    }
-    let winner = kept;
-    let loser = f;
-    if (f.numeric && precision(f.decimals) > precision(kept.decimals)) {
-      winner = f;
-      loser = kept;
-    }
-    if (f.numeric && winner.value !== null && loser.value !== null) {
-      const d = precision(loser.decimals);
-      if (roundDecimal(winner.value, d) !== roundDecimal(loser.value, d))
-        issues.push({
-          type: 'InconsistentDuplicate',
-          factId: loser.id,
-          message: `${loser.concept} ${loser.value} (decimals ${loser.decimals}) disagrees with ${winner.id} ${winner.value}`,
-        });
-    }
-    if (winner !== kept) {
-      Object.assign(kept, { ...winner, duplicateIds: [...kept.duplicateIds, kept.id] });
-    } else kept.duplicateIds.push(f.id);
-  }
-  return out;
-}
-
-const DEI_FIELDS: Record<string, keyof DeiSummary> = {
-  EntityRegistrantName: 'registrantName',
-  EntityCentralIndexKey: 'cik',
-  DocumentType: 'documentType',
-  DocumentFiscalYearFocus: 'fiscalYearFocus',
-  DocumentFiscalPeriodFocus: 'fiscalPeriodFocus',
-  DocumentPeriodEndDate: 'periodEndDate',
-};
-
-/** The filer and the period the filing covers, from its dei facts (company-wide contexts). */
-function deiOf(facts: InlineFact[]): DeiSummary {
-  const dei: DeiSummary = {};
-  for (const f of facts) {
-    if (!/^http:\/\/xbrl\.sec\.gov\/dei\//.test(f.conceptNs) || f.dimensions.length > 0) continue;
-    const field = DEI_FIELDS[f.concept.slice(f.concept.indexOf(':') + 1)];
-    if (field && f.value !== null && dei[field] === undefined) dei[field] = f.value;
-  }
-  return dei;
+  return {
+    status: 'facts',
+    pages,
+    factElements,
+    issues,
+    ...finishFacts({
+      facts,
+      continuations,
+      contexts,
+      units,
+      tooDeep,
+      shownHidden,
+      pages,
+      issues,
+      limits,
+    }),
+  };
 }

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
  */
 export const PDFJS_BASE = '/inbox/assets/pdfjs';
 
-// The legacy entry is the one the package's exports name for require.resolve (pdf-text.ts
+// The legacy entry is the one the package's exports name for require.resolve (pdf-runtime.ts
 // resolves the same); the package root is two folders up from it.
 const ROOT = join(dirname(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')), '..', '..');
 
