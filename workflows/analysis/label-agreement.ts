@@ -1,4 +1,36 @@
 import { z } from 'zod';
+import {
+  askingPart,
+  findHead,
+  isFiler,
+  stemsOf,
+  synonymsOf,
+  tokenize,
+  type HeadMatch,
+  type LabelCheckOptions,
+  type Tok,
+} from './label-tokens';
+import {
+  CLAUSE_AUX,
+  DETERMINERS,
+  LEFT_JOINS,
+  LEFT_STOPS,
+  NEUTRAL_WORDS,
+  OPERATOR_WORDS,
+  ORIGIN_VERBS,
+  PARTICLES,
+  PAY_VERBS,
+  PAYMENT_ROWS,
+  PRONOUNS,
+  QUOTIENT_NOUNS,
+  RIGHT_OPENERS,
+  RIGHT_SKIP,
+  SOURCE_WORDS,
+  WH_END,
+} from './label-words';
+
+export { LABEL_SYNONYMS, NEUTRAL_WORDS } from './label-words';
+export { stem, type LabelCheckOptions } from './label-tokens';
 
 /**
  * The label agreement check: the row extraction read must be the thing the question asks
@@ -70,363 +102,6 @@ export const LabelCheckSchema = z.object({
   reasons: z.array(z.string()),
 });
 export type LabelCheck = z.infer<typeof LabelCheckSchema>;
-
-/**
- * Accounting synonyms: words that name the same thing in questions and row labels. Each
- * group is symmetric; a qualifier is supported when the label has any word of its group.
- */
-export const LABEL_SYNONYMS: readonly (readonly string[])[] = [
-  ['shareholder', 'stockholder', 'shareowner', 'owner'],
-  ['available', 'attributable', 'applicable'],
-  ['paid', 'payment', 'pay'],
-  ['received', 'receipt', 'proceed'],
-  ['purchase', 'acquisition', 'addition', 'expenditure', 'investment'],
-  ['repurchase', 'buyback'],
-  ['sale', 'revenue'],
-  ['earning', 'income', 'profit'],
-  ['expense', 'cost', 'charge', 'provision'],
-  ['tax', 'taxation'],
-  ['product', 'merchandise', 'good'],
-  ['service', 'service'],
-  ['sg', 'selling', 'administrative', 'sga'],
-  ['r', 'research', 'rd'],
-];
-
-/**
- * Words that never change which line item is meant: a question may add them freely. "net"
- * is here because catalog labels differ on it ("revenues" / "net revenues") for the same line.
- */
-export const NEUTRAL_WORDS: ReadonlySet<string> = new Set([
-  'total',
-  'amount',
-  'value',
-  'figure',
-  'number',
-  'reported',
-  'recorded',
-  'stated',
-  'consolidated',
-  'net',
-  'gaap',
-  'overall',
-  'annual',
-  'yearly',
-  'full',
-  'fiscal',
-  'year',
-  'quarter',
-  'quarterly',
-  'period',
-  'ended',
-  'ending',
-  'end',
-  'usd',
-  'dollar',
-  'million',
-  'billion',
-  'thousand',
-  'percent',
-  'percentage',
-  'approximate',
-  'approximately',
-  'company',
-  'firm',
-  'entire',
-  'respective',
-  'actual',
-  'unadjusted',
-  'level',
-  'balance',
-  'absolute',
-  'change',
-  'growth',
-  'increase',
-  'decrease',
-  'average',
-  'sum',
-  'combined',
-  'cumulative',
-  'changed',
-  'averaged',
-  'increased',
-  'decreased',
-  'grew',
-  'declined',
-  'across',
-  'recognized',
-  'recognised',
-  'incurred',
-  'realized',
-  'disclosed',
-  'shown',
-  'presented',
-  'listed',
-  'included',
-  'compound',
-  'compounded',
-  'cagr',
-  'spend',
-  'spent',
-  'spending',
-  'aggregate',
-  'yoy',
-  'over',
-  'ratio',
-  'rate',
-]);
-
-/** Words that end a noun phrase walking left from the head. */
-const LEFT_STOPS: ReadonlySet<string> = new Set([
-  'what',
-  'which',
-  'how',
-  'much',
-  'many',
-  'was',
-  'were',
-  'is',
-  'are',
-  'be',
-  'been',
-  'did',
-  'does',
-  'do',
-  'the',
-  'a',
-  'an',
-  'its',
-  'their',
-  'this',
-  'that',
-  'in',
-  'on',
-  'at',
-  'by',
-  'during',
-  'between',
-  'and',
-  'or',
-  'calculate',
-  'compute',
-  'find',
-  'give',
-  'report',
-  'state',
-  'provide',
-  'show',
-  'using',
-  'use',
-  'based',
-  'as',
-  'per',
-  'with',
-]);
-/** Prepositions that join a left qualifier to the head ("cash paid for income taxes"). */
-const LEFT_JOINS: ReadonlySet<string> = new Set(['for', 'of', 'from', 'to', 'on']);
-/** Prepositions that open a qualifying complement to the right of the head. */
-const RIGHT_OPENERS: ReadonlySet<string> = new Set([
-  'from',
-  'of',
-  'for',
-  'in',
-  'within',
-  'attributable',
-  'available',
-  'applicable',
-  'generated',
-  'at',
-]);
-/** A right complement naming one of these is the source or the period, not the line item. */
-const SOURCE_WORDS: ReadonlySet<string> = new Set([
-  'statement',
-  'sheet',
-  'note',
-  'table',
-  'report',
-  'filing',
-  'disclosure',
-  'year',
-  'quarter',
-  'period',
-  'fiscal',
-  'company',
-  'business',
-  'firm',
-  'total',
-  'fy',
-  'month',
-  'week',
-  'close',
-  'closing',
-  'end',
-  'beginning',
-  'start',
-  'opening',
-  'date',
-  'day',
-]);
-const RIGHT_SKIP: ReadonlySet<string> = new Set(['the', 'its', 'their', 'to', 'by', 'a', 'an']);
-
-/** Counts, ordinals and month names: period words, never a line item's qualifier. */
-const NUMBER_WORDS: ReadonlySet<string> = new Set(
-  (
-    'one two three four five six seven eight nine ten first second third fourth fifth ' +
-    'january february march april may june july august september october november december ' +
-    'jan feb mar apr jun jul aug sep sept oct nov dec'
-  ).split(' '),
-);
-
-interface Tok {
-  raw: string;
-  norm: string;
-  stem: string;
-  possessive: boolean;
-  capitalized: boolean;
-  /** Punctuation or a clause end right after this token. */
-  breakAfter: boolean;
-  /** A year, a fiscal-year tag or a number: never a qualifier, and a phrase boundary. */
-  numeric: boolean;
-}
-
-/** A crude English stem: enough to equate taxes/tax, payments/payment, products/product. */
-export function stem(word: string): string {
-  const w = word.toLowerCase();
-  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (/(?:ss|us|is)$/.test(w)) return w;
-  if (w.length > 3 && /(?:x|ch|sh|ss)es$/.test(w)) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('s')) return w.slice(0, -1);
-  return w;
-}
-
-function tokenize(text: string, opts: LabelCheckOptions = {}): Tok[] {
-  const out: Tok[] = [];
-  const re = /[A-Za-z0-9&][A-Za-z0-9&'’.]*[A-Za-z0-9'’]|[A-Za-z0-9]|[,;:?!()"]/g;
-  for (const m of text.replace(/[-–/]/g, ' ').matchAll(re)) {
-    const piece = m[0];
-    if (/^[,;:?!()"]$/.test(piece)) {
-      const last = out[out.length - 1];
-      if (last) last.breakAfter = true;
-      continue;
-    }
-    let raw = piece.replace(/’/g, "'");
-    let breakAfter = false;
-    if (raw.endsWith('.')) {
-      raw = raw.slice(0, -1);
-      breakAfter = true;
-    }
-    const possessive = /'s?$/i.test(raw) && !/^\w'\w$/.test(raw);
-    const bare = raw.replace(/'s?$/i, '');
-    const norm = bare.toLowerCase().replace(/\.$/, '');
-    if (norm === '') continue;
-    out.push({
-      raw: bare,
-      norm,
-      stem: stem(norm),
-      possessive,
-      capitalized: /^[A-Z]/.test(bare),
-      breakAfter,
-      // A quarter or half-year tag ("Q2", "H1") names a period, like a year (runs recorded
-      // before this was read replay with the earlier reading: LabelCheckOptions).
-      numeric:
-        /^(?:fy|q[1-4])?'?\d+$|^\d/.test(norm) ||
-        (opts.periodTags === true && /^(?:q[1-4]|h[12])$/.test(norm)) ||
-        NUMBER_WORDS.has(norm),
-    });
-  }
-  return out;
-}
-
-function stemsOf(text: string): string[] {
-  return tokenize(text).map((t) => t.stem);
-}
-
-function synonymsOf(s: string): string[] {
-  const group = LABEL_SYNONYMS.find((g) => g.includes(s));
-  return group ? [...group] : [s];
-}
-
-/**
- * The part of the question that names what is asked: the first sentence that asks (a
- * question word, no "=" definition), before any "defined as" clause.
- */
-function askingPart(question: string): string {
-  const sentences = question.split(/(?<=\?)\s+|\.\s+(?=[A-Z])/).filter((x) => x.trim() !== '');
-  const asking =
-    sentences.find(
-      (x) =>
-        /\b(?:what|how|calculate|compute|find|determine|give|report)\b/i.test(x) &&
-        !x.includes('='),
-    ) ??
-    sentences[0] ??
-    question;
-  const noDef =
-    asking.split(
-      /\b(?:is|are)?\s*(?:defined|calculated|computed|measured|taken) as\b|\bdefine\b|\bwhere\b|\bi\.e\./i,
-    )[0] ?? asking;
-  // "(in USD millions)" and similar parentheticals give units, never the line item.
-  return noDef.replace(/\([^)]*\)/g, ' , ');
-}
-
-interface HeadMatch {
-  start: number;
-  end: number; // exclusive
-}
-
-function findHead(toks: Tok[], phrases: readonly string[]): HeadMatch | null {
-  let best: HeadMatch | null = null;
-  const stemsSeq = toks.map((t) => t.stem);
-  const sorted = [...new Set(phrases.map((p) => p.toLowerCase().replace(/\s\*$/, '').trim()))]
-    .map((p) => stemsOf(p))
-    .filter((p) => p.length > 0);
-  for (const p of sorted) {
-    for (let i = 0; i + p.length <= stemsSeq.length; i++) {
-      let hit = true;
-      for (let j = 0; j < p.length; j++) {
-        if (stemsSeq[i + j] !== p[j]) {
-          hit = false;
-          break;
-        }
-        // A phrase cannot span a clause break.
-        if (j < p.length - 1 && toks[i + j]!.breakAfter) {
-          hit = false;
-          break;
-        }
-      }
-      if (!hit) continue;
-      if (
-        !best ||
-        p.length > best.end - best.start ||
-        (p.length === best.end - best.start && i < best.start)
-      )
-        best = { start: i, end: i + p.length };
-    }
-  }
-  return best;
-}
-
-function isFiler(t: Tok, filer: ReadonlySet<string>): boolean {
-  return t.capitalized && filer.has(t.norm);
-}
-
-/**
- * The arithmetic a definition is written in ("A plus B", "A less B", "A divided by B", "did A
- * exceed B"): words that join two operands. Where extraction computed from several rows, they
- * end an operand's noun phrase and never qualify it.
- */
-const OPERATOR_WORDS: ReadonlySet<string> = new Set([
-  'plus',
-  'less',
-  'minus',
-  'times',
-  'divided',
-  'multiplied',
-  'exceed',
-  'exceeds',
-  'exceeded',
-]);
-
-/** "What share of X was Y": the word names the quotient asked, not a qualifier of X or Y. */
-const QUOTIENT_NOUNS: ReadonlySet<string> = new Set(['share', 'proportion', 'fraction', 'portion']);
 
 /** The qualifier tokens (indices) of the head's noun phrase. */
 function qualifierIndices(
@@ -501,38 +176,6 @@ function qualifierIndices(
   }
   return picked.sort((a, b) => a - b);
 }
-
-/** Auxiliaries that open the question's own clause: "how much revenue did X generate". */
-const CLAUSE_AUX: ReadonlySet<string> = new Set(['did', 'does', 'do']);
-/** Auxiliaries that end the asked noun phrase after "what" ("what severance charges did"). */
-const WH_END: ReadonlySet<string> = new Set([
-  ...CLAUSE_AUX,
-  'was',
-  'were',
-  'is',
-  'are',
-  'has',
-  'have',
-  'had',
-  'will',
-  'would',
-  'can',
-  'could',
-]);
-const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'its', 'their', 'this']);
-/** Verbs that make the asked figure a cash payment ("how much did X pay in income taxes"). */
-const PAY_VERBS: ReadonlySet<string> = new Set([
-  'pay',
-  'paid',
-  'pays',
-  'paying',
-  'remit',
-  'remitted',
-]);
-
-const PARTICLES: ReadonlySet<string> = new Set(['over', 'up', 'out', 'down', 'off', 'back']);
-/** A pronoun subject ("did it sell") stands for the filer the question already named. */
-const PRONOUNS: ReadonlySet<string> = new Set(['it', 'they', 'we', 'he', 'she', 'you']);
 
 const overlapsHead = (ix: readonly number[], head: HeadMatch) =>
   ix.some((i) => i >= head.start && i < head.end);
@@ -613,19 +256,6 @@ function clauseIndices(
   return out;
 }
 
-/** Verbs saying where a figure comes from: "came from X" qualifies like "from X". */
-const ORIGIN_VERBS: ReadonlySet<string> = new Set([
-  'came',
-  'come',
-  'comes',
-  'coming',
-  'derived',
-  'generated',
-  'earned',
-  'originating',
-  'arising',
-]);
-
 /** A past participle right after the head ("declared", "capitalized") that is not neutral. */
 function isParticiple(t: Tok): boolean {
   return (
@@ -637,53 +267,10 @@ function isParticiple(t: Tok): boolean {
   );
 }
 
-/**
- * Rows that are payments by nature, so a pay verb needs no "paid" on them ("Repurchases of
- * common stock", "Capital expenditures"). Not "investment" or "acquisition": "Investment
- * income" and "Acquisition-related costs" are no payments.
- */
-const PAYMENT_ROWS: ReadonlySet<string> = new Set([
-  'purchase',
-  'repurchase',
-  'buyback',
-  'expenditure',
-]);
-
 function supports(labelStems: ReadonlySet<string>, qualifier: string): boolean {
   const group = synonymsOf(qualifier);
   if (group.includes('paid') && [...PAYMENT_ROWS].some((s) => labelStems.has(s))) return true;
   return group.some((s) => labelStems.has(s));
-}
-
-/**
- * Compare the question's head phrase and qualifiers with the row label(s) extraction read.
- * Pure and deterministic: the gate calls it with the evidence extraction recorded.
- */
-export interface LabelCheckOptions {
-  /** "Q2", "H1" are period tags, never qualifiers (the workflow's patch 'label-period-tags'). */
-  periodTags?: boolean;
-  /**
-   * Read the question's clause too: the phrase after what/how much, a part of the filer as
-   * subject, a pay verb (the workflow's patch 'label-agreement-clause'; default on).
-   */
-  clause?: boolean;
-  /**
-   * "How much higher or lower was X", "more or less": the words ask for the direction of a
-   * change, never a qualifier of the line item (the workflow's patch 'label-comparatives').
-   */
-  comparatives?: boolean;
-  /**
-   * "As a share of net sales", "as a proportion of revenue": the words ask for a ratio to the
-   * named base, like "as a percentage of", never a qualifier of the line item (the workflow's
-   * patch 'label-share-of').
-   */
-  shareOf?: boolean;
-  /**
-   * Over several rows read (a computed definition): "plus", "less", "divided by", "exceed"
-   * join two operands, and "what share of" asks for the quotient, never a qualifier of a row
-   * (the workflow's patch 'label-definition-words').
-   */
-  definitionWords?: boolean;
 }
 
 const AS_A_SHARE_OF = /\bas (?:a|the) (?:share|proportion|portion|fraction) of\b/gi;
@@ -691,6 +278,10 @@ const AS_A_SHARE_OF = /\bas (?:a|the) (?:share|proportion|portion|fraction) of\b
 const COMPARATIVE_PAIR =
   /\b(?:higher|lower|more|less|greater|smaller|larger) or (?:higher|lower|more|less|greater|smaller|larger)\b/gi;
 
+/**
+ * Compare the question's head phrase and qualifiers with the row label(s) extraction read.
+ * Pure and deterministic: the gate calls it with the evidence extraction recorded.
+ */
 export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions = {}): LabelCheck {
   const readLabels = ev.read.map((r) => r.label);
   const none = (status: 'not_checked', reason: string | null = null): LabelCheck => ({
