@@ -235,13 +235,19 @@ describe('cue reader on a point in time', () => {
   });
 });
 
-describe('cue reader on "compute X as A minus B"', () => {
-  it('reads the named figure as asked and the arithmetic as its definition', () => {
-    const f = readAskedFormByCues(
-      "Compute Quillfeather's 2031 free cash flow as net cash provided by operating activities minus capital expenditures, in USD millions.",
-    );
-    expect(f).toMatchObject({ operation: 'level', periods: ['FY2031'] });
-    expect(f.definition).toMatchObject({ operator: '-' });
+describe('"compute X as A minus B"', () => {
+  it('is the arithmetic it spells out, to both readers', () => {
+    const q =
+      "Compute Quillfeather's 2031 free cash flow as net cash provided by operating activities minus capital expenditures, in USD millions.";
+    expect(readAskedFormByCues(q)).toMatchObject({ operation: 'difference', periods: ['FY2031'] });
+    const r = readDefinition(q);
+    expect(r.status === 'ok' && r.definition.named).toBe(false);
+    // An instruction after a quotient ("…, in percent") keeps the percent asked.
+    expect(
+      readAskedFormByCues(
+        "What share of Quillfeather's FY2031 revenues was gross profit? Calculate it as gross profit divided by revenues, in percent with one decimal.",
+      ),
+    ).toMatchObject({ kind: 'percent', operation: 'quotient' });
   });
 });
 

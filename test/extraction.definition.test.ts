@@ -1,5 +1,6 @@
 import { answerDefined } from '../activities/analysis/extraction/definition/answer-defined';
 import {
+  itemsOf,
   parseExpression,
   showExpression,
   type Expr,
@@ -47,6 +48,13 @@ describe('definition grammar', () => {
       null,
       'cash_flow',
     ]);
+  });
+
+  it('leaves ", as a percentage …" out of the last operand', () => {
+    const e = parsed(
+      'cost of sales divided by net sales, as a percentage rounded to one decimal place',
+    );
+    expect(itemsOf(e).map((i) => i.name)).toEqual(['cost of sales', 'net sales']);
   });
 
   it('reads the operators in words and symbols', () => {

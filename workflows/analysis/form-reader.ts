@@ -47,7 +47,7 @@ export function tokenize(question: string): string {
 }
 
 const DEFINITION_CUE =
-  /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:calculate|compute) [^.?]{1,80}? as(?! an? (?:%|percent|percentage|share|proportion|fraction|decimal|ratio|whole|number)\b):?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
+  /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
 
 /** The question proper and the inline definition (if any), split at the definition cue. */
 /**
@@ -86,7 +86,7 @@ function splitDefinition(text: string): { main: string; definitionText: string |
   const body = (end >= 0 ? after.slice(0, end) : after).trim();
   // "Define net working capital as ..." names the quantity before the cue: keep it in main,
   // and so is whatever follows the definition's sentence ("What was it in FY2021?").
-  const named = /^(?:define|calculate|compute) ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
+  const named = /^define ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
   const rest = end >= 0 ? after.slice(end + 1) : '';
   return {
     main: `${text.slice(0, m.index)}${named ? ` ${named[1]}` : ''} ${rest}`.trim(),

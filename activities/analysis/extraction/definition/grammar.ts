@@ -127,6 +127,8 @@ function leaf(raw: string): ParseResult {
         '',
       )
       .replace(/,? (?:expressed|stated|given|rounded|answered) (?:as|in|to)\b.*$/, '')
+      // ", as a percentage rounded to one decimal place": how to answer, not the name.
+      .replace(/, as an? (?:percentage|percent|decimal|ratio)\b.*$/, '')
       .replace(/,? in percent\b.*$/, '')
       // Where the figure is printed is not its name: "from the reconciliation in the income
       // tax note", "according to the supplemental disclosure of cash flow information".
