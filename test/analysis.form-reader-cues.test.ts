@@ -236,12 +236,12 @@ describe('cue reader on a point in time', () => {
 });
 
 describe('"compute X as A minus B"', () => {
-  it('is the arithmetic it spells out, to both readers', () => {
+  it('names X and defines it, to both readers', () => {
     const q =
       "Compute Quillfeather's 2031 free cash flow as net cash provided by operating activities minus capital expenditures, in USD millions.";
-    expect(readAskedFormByCues(q)).toMatchObject({ operation: 'difference', periods: ['FY2031'] });
+    expect(readAskedFormByCues(q)).toMatchObject({ operation: 'level', periods: ['FY2031'] });
     const r = readDefinition(q);
-    expect(r.status === 'ok' && r.definition.named).toBe(false);
+    expect(r.status === 'ok' && r.definition.named).toBe(true);
     // An instruction after a quotient ("…, in percent") keeps the percent asked.
     expect(
       readAskedFormByCues(

@@ -47,7 +47,7 @@ export function tokenize(question: string): string {
 }
 
 const DEFINITION_CUE =
-  /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
+  /\b(?:is|are)?\s*defined as:?|\bdefine [^.?]{1,80}? as:?|\b(?:calculate|compute) [^.?]{1,80}? as(?! an? (?:%|percent|percentage|share|proportion|fraction|decimal|ratio|whole|number)\b):?|\b(?:is )?calculated as:?|\bcomputed as:?|\bformula:|\s=\s/;
 
 /** The question proper and the inline definition (if any), split at the definition cue. */
 /**
@@ -86,7 +86,7 @@ function splitDefinition(text: string): { main: string; definitionText: string |
   const body = (end >= 0 ? after.slice(0, end) : after).trim();
   // "Define net working capital as ..." names the quantity before the cue: keep it in main,
   // and so is whatever follows the definition's sentence ("What was it in FY2021?").
-  const named = /^define ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
+  const named = /^(?:define|calculate|compute) ([^.?]{1,80}?) as:?$/.exec(m[0].trim());
   const rest = end >= 0 ? after.slice(end + 1) : '';
   return {
     main: `${text.slice(0, m.index)}${named ? ` ${named[1]}` : ''} ${rest}`.trim(),
@@ -426,8 +426,9 @@ export function readAskedFormByCues(question: string): AnswerForm {
   const definition = readDefinitionOverParts(whole) ?? readDefinition(definitionText);
   let kind = readKind(main, whole);
   // "X defined as A divided by B" with no unit cue: a quotient of two amounts is a ratio.
-  if (kind === 'currency_amount' && definition?.operator === '/' && !/%|percent/.test(whole))
-    kind = 'ratio';
+  // A percent asked after the definition ("calculate it as A divided by B, in percent") too.
+  if (kind === 'currency_amount' && definition?.operator === '/')
+    kind = /%|percent/.test(whole) ? 'percent' : 'ratio';
   // A quotient the question defines is a percent only when the question says percent; a
   // name such as "return on assets" or "margin" does not outweigh the definition.
   const percentSaid = /%|\bpercent(?:s|age)?\b|\bper cent\b/.test(whole);

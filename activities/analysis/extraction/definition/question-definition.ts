@@ -181,9 +181,6 @@ export function readLineItemQuestion(question: string): DefinitionReading {
 }
 
 /** Read the question's own definition, if it states one. */
-/** "calculate … as", "compute it as": an instruction to compute, not a named figure's gloss. */
-const IMPERATIVE_CUE = /^(?:calculate|compute)[ds]? /;
-
 export function readDefinition(question: string): DefinitionReading {
   const text = lower(question);
   let body: string | null = null;
@@ -198,9 +195,6 @@ export function readDefinition(question: string): DefinitionReading {
     const s = sentenceFrom(text, m.index + m[0].length);
     if (!OPERATOR_WORD.test(s.body) && !/ as an? (?:%|percent)| ratio of /.test(s.body)) continue;
     body = s.body;
-    // "Compute X's free cash flow as A minus B" asks for the arithmetic it spells out, as the
-    // cue reader reads it; "X, calculated as A minus B" names X (the cue reader's definition).
-    named = !IMPERATIVE_CUE.test(m[0]);
     // The cue's own words stay in `main`: "define Costco's FY2021 cash conversion cycle as …"
     // names the question's period before the definition starts.
     bodyStart = m.index + m[0].length;
