@@ -97,7 +97,35 @@ function figureOf(text: string): Figure | null {
  * (within 1% relative, or within half a unit of the gold's last printed digit), on absolute
  * values with scale words applied; a bare delivered number is read in the gold's unit.
  */
+/** Every figure in a text that is a percent or an amount (years such as "FY2023" left out). */
+function figuresIn(text: string): Figure[] {
+  return [...text.matchAll(/-?\$?\(?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|million|billion)?/g)]
+    .map((m) => figureOf(m[0]))
+    .filter(
+      (f): f is Figure => f !== null && (f.percent || f.scale !== 1 || !Number.isInteger(f.value)),
+    );
+}
+
+/**
+ * A yes/no gold ("No, FY2023 21.41% vs FY2022 22.49%"): the same verdict, and every percent or
+ * amount the gold cites among the delivered answer's figures.
+ */
+function sameVerdict(delivered: string, gold: string): boolean {
+  const verdict = (t: string) => /^\s*(yes|no)\b/i.exec(t)?.[1]?.toLowerCase();
+  if (verdict(delivered) === undefined || verdict(delivered) !== verdict(gold)) return false;
+  const ours = figuresIn(delivered);
+  return figuresIn(gold).every((g) =>
+    ours.some(
+      (o) =>
+        o.percent === g.percent &&
+        Math.abs(o.value * o.scale - g.value * g.scale) <=
+          Math.max(Math.abs(g.value * g.scale) * 0.01, 0.5 * 10 ** -g.decimals * g.scale) + 1e-9,
+    ),
+  );
+}
+
 function sameFigure(delivered: string, gold: string): boolean {
+  if (/^\s*(?:yes|no)\b/i.test(gold)) return sameVerdict(delivered, gold);
   const o = figureOf(delivered);
   const g = figureOf(gold);
   if (!o || !g || o.percent !== g.percent) return false;
@@ -120,6 +148,13 @@ describe('independent figure check', () => {
     ['13.5%', '-13.5%', false],
     ['0.98', '0.98', true],
     ['1.02', '0.98', false],
+    [
+      'No: 21.41% (gross profit / revenue, FY2023) is not higher than 22.49% (gross profit / revenue, FY2022)',
+      'No, FY2023 21.41% vs FY2022 22.49%',
+      true,
+    ],
+    ['Yes: 21.41% is higher than 22.49%', 'No, FY2023 21.41% vs FY2022 22.49%', false],
+    ['No: 21.41% is not higher than 23.49%', 'No, FY2023 21.41% vs FY2022 22.49%', false],
   ] as const)('%s against gold %s → %s', (ours, gold, same) => {
     expect(sameFigure(ours, gold)).toBe(same);
   });
