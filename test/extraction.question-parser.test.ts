@@ -238,4 +238,26 @@ describe('question parser: what a question really asks', () => {
       metric: 'dividends_paid',
     });
   });
+
+  it('reads an amount paid as the cash paid, not as the income statement’s expense', () => {
+    for (const q of [
+      'How much cash did Example Corp pay for income taxes in FY2031?',
+      'How much did Example Corp pay in income taxes in FY2031?',
+    ])
+      expect(parseQuestion(q)).toMatchObject({
+        kind: 'unsupported',
+        reason: expect.stringContaining('an amount paid'),
+      });
+    // The expense itself, and payments the catalog reads from the cash-flow statement, stay.
+    expect(parseQuestion('What was Example Corp’s income tax expense in FY2031?')).toMatchObject({
+      kind: 'metric',
+      metric: 'income_tax',
+    });
+    expect(
+      parseQuestion('How much did Example Corp pay for capital expenditures in FY2031?'),
+    ).toMatchObject({ kind: 'metric', metric: 'capex' });
+    expect(
+      parseQuestion('What were Example Corp’s income taxes payable in FY2031?'),
+    ).not.toMatchObject({ reason: expect.stringContaining('an amount paid') });
+  });
 });

@@ -7,7 +7,7 @@ import { answerYesNo, verdictMargin, type YesNoAnswer } from './extraction/defin
 import { answerMovement } from './extraction/definition/answer-movement';
 import { answerOverPeriods, readOverPeriods } from './extraction/definition/answer-over-periods';
 import { readDefinition } from './extraction/definition/question-definition';
-import { coverWords, rowLabels } from './label-evidence';
+import { citedPageLabels, coverWords, rowsRead } from './label-evidence';
 
 type Output = ToolOutput<'extract_metric'>;
 
@@ -85,22 +85,15 @@ function labelsOf(
   inputs: DefinedAnswer['inputs'],
   pages: { page: number; text: string }[],
 ): FormEvidence['labels'] {
-  const cited = [...new Set(inputs.map((i) => i.citation.page))].slice(0, 4);
+  const read = rowsRead(inputs, pages, (h) => h);
   return {
     question,
     formula: inputs.length > 1,
     entry: '',
     catalogPhrases: names,
-    read: inputs.slice(0, 20).map((i) => ({
-      metric: i.metric,
-      label: i.matchedLabel,
-      heading: i.heading ?? null,
-      page: i.citation.page,
-    })),
+    read,
     filerWords: coverWords(pages),
-    pageLabels: cited.flatMap((p) =>
-      rowLabels(pages.find((x) => x.page === p)?.text ?? '').map((label) => ({ page: p, label })),
-    ),
+    pageLabels: citedPageLabels(read, pages),
   };
 }
 

@@ -1,5 +1,6 @@
-import type { LabelEvidence } from '../../workflows/analysis/label-agreement';
-import type { AnswerResult } from './extraction';
+import type { LabelEvidence, LabelRead } from '../../workflows/analysis/label-agreement';
+import type { AnswerInput, AnswerResult } from './extraction';
+import { isCashPayment } from './cash-payment';
 import { getFormula, getMetric } from './extraction';
 
 /** Section kinds extraction falls back to when a table has no printed title: not headings. */
@@ -37,6 +38,39 @@ export function coverWords(pages: { page: number; text: string }[]): string[] {
 }
 
 /**
+ * Each row an answer read, as the label check compares it: label, heading, page, and whether
+ * the filing prints it as a cash payment (cash-payment.ts). At most 20.
+ */
+export function rowsRead(
+  inputs: readonly AnswerInput[],
+  pages: { page: number; text: string }[],
+  heading: (printed: string | null) => string | null,
+): LabelRead[] {
+  return inputs.slice(0, 20).map((i) => ({
+    metric: i.metric,
+    label: i.matchedLabel,
+    heading: heading(i.heading ?? null),
+    page: i.citation.page,
+    payment: isCashPayment(
+      pages.find((x) => x.page === i.citation.page)?.text ?? '',
+      i.citation.quote,
+      i.printed,
+    ),
+  }));
+}
+
+/** The row labels printed on the first four pages the rows were read from. */
+export function citedPageLabels(
+  read: readonly LabelRead[],
+  pages: { page: number; text: string }[],
+): LabelEvidence['pageLabels'] {
+  const cited = [...new Set(read.map((r) => r.page))].slice(0, 4);
+  return cited.flatMap((p) =>
+    rowLabels(pages.find((x) => x.page === p)?.text ?? '').map((label) => ({ page: p, label })),
+  );
+}
+
+/**
  * What the label agreement check needs from an answer computed by code: the question, the
  * catalog phrases of the entry extraction used, each row read (label, heading, page), the
  * filer's words, and the row labels on the cited pages.
@@ -53,16 +87,8 @@ export function labelEvidenceOf(
     : parsed.metric
       ? metricPhrases(parsed.metric)
       : [];
-  const read = answer.inputs.slice(0, 20).map((i) => ({
-    metric: i.metric,
-    label: i.matchedLabel,
-    heading: i.heading && !BARE_KINDS.test(i.heading) ? i.heading : null,
-    page: i.citation.page,
-  }));
-  const cited = [...new Set(read.map((r) => r.page))].slice(0, 4);
-  const pageLabels = cited.flatMap((p) =>
-    rowLabels(pages.find((x) => x.page === p)?.text ?? '').map((label) => ({ page: p, label })),
-  );
+  const read = rowsRead(answer.inputs, pages, (h) => (h && !BARE_KINDS.test(h) ? h : null));
+  const pageLabels = citedPageLabels(read, pages);
   return {
     question,
     formula: formula !== undefined,

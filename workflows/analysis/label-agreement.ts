@@ -69,6 +69,13 @@ export const LabelReadSchema = z.object({
   /** The statement or table title the row sits under, when known. */
   heading: z.string().nullable(),
   page: z.number().int().min(0),
+  /**
+   * The row is a cash payment by where the filing prints it: an outflow in the investing or
+   * financing part of a statement of cash flows, or a row under a caption that says the cash
+   * was paid ("Cash paid during the year for:"). A pay verb needs no "paid" on such a row.
+   * Evidence recorded before this field existed carries none, so those runs replay unchanged.
+   */
+  payment: z.boolean().optional(),
 });
 export type LabelRead = z.infer<typeof LabelReadSchema>;
 
@@ -341,7 +348,10 @@ export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions =
   for (const r of ev.read) {
     const stems = stemsOfRead(r);
     const missing = qualifiers.filter(
-      (q) => !supports(stems, q) && !(ev.formula && supports(anyInput, q)),
+      (q) =>
+        !supports(stems, q) &&
+        !(ev.formula && supports(anyInput, q)) &&
+        !(r.payment === true && synonymsOf(q).includes('paid')),
     );
     if (missing.length === 0) continue;
     for (const m of missing) if (!unsupported.includes(m)) unsupported.push(m);

@@ -427,6 +427,18 @@ function parseQuestionForm(question: string): ParsedQuestion {
     return unsupported(
       `"${excludedBy[0]}": the question asks for what the catalog's ${metricId} excludes`,
     );
+  // "How much did X pay in income taxes / for interest" asks for cash paid, which the
+  // statement of cash flows (or its supplemental disclosure) prints; the income statement's
+  // expense is another figure. The question's own line item is read instead (line-item.ts).
+  const metricDef = metricId ? METRICS.find((x) => x.id === metricId) : undefined;
+  if (
+    metricDef?.kind === 'money' &&
+    metricDef.statement !== 'cash_flow' &&
+    /\b(?:pay|pays|paid|payments?)\b/.test(main)
+  )
+    return unsupported(
+      `an amount paid: the cash the filing reports as paid, not the catalog's ${metricDef.name}`,
+    );
   // A figure "per share / per store / per employee" is not the catalog total it names.
   const perUnit =
     /\bper (?:share|employee|store|square (?:foot|feet)|sq\.? ?ft|customer|member|unit|subscriber)\b/.exec(
