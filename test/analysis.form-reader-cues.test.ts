@@ -198,6 +198,18 @@ describe('cue reader on stated arithmetic', () => {
         "Did Quillfeather's operating margin (operating income / revenue) improve from FY2030 to FY2031?",
       ).operation,
     ).toBe('change');
+    // One figure compared between two years, by a comparative: a change too.
+    for (const q of [
+      "Was Quillfeather's operating income lower in Q2 2031 than in Q2 2030?",
+      "Did Quillfeather's R&D expense in the three months ended June 30, 2031 exceed its R&D expense in the three months ended June 30, 2030?",
+      "Was Quillfeather's gross margin (gross profit / revenue) higher in 2031 than in 2030?",
+    ])
+      expect([q, readAskedFormByCues(q).operation]).toEqual([q, 'change']);
+    // Two figures in one year are compared as they stand.
+    expect(
+      readAskedFormByCues('Did Quillfeather’s dividends paid exceed its share repurchases in 2031?')
+        .operation,
+    ).toBe('level');
   });
 
   it('reads a row printed "net of" something as the row, a question\'s own "net of" as a difference', () => {

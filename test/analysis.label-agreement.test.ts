@@ -210,6 +210,10 @@ describe('the label agreement check', () => {
     });
     const q = 'How much did Quillfeather pay in dividends to shareholders in FY2031?';
     expect(checkLabelAgreement(ev(q, [], row(true))).status).toBe('agree');
+    // A cash payment is cash: "how much cash did X pay" needs no "cash" on the row either.
+    const cashQ = 'How much cash did Quillfeather pay in dividends to shareholders in FY2031?';
+    expect(checkLabelAgreement(ev(cashQ, [], row(true))).status).toBe('agree');
+    expect(checkLabelAgreement(ev(cashQ, [], row(false))).unsupported).toContain('pay');
     // Not a payment where printed (or evidence recorded before the field): the verb still asks.
     for (const payment of [false, undefined]) {
       const c = checkLabelAgreement(ev(q, [], row(payment)));

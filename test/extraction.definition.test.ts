@@ -388,6 +388,13 @@ describe('answers computed as the question defines them', () => {
         expr: { name: 'other (income) expense, net', year: 2031, statement: 'income' },
       },
     });
+    // "How much net cash did X pay for Y" names the row "Net cash paid for Y".
+    expect(
+      readLineItemQuestion('How much net cash did Example Corp pay for acquisitions in 2031?'),
+    ).toMatchObject({
+      status: 'ok',
+      definition: { expr: { name: 'net cash paid for acquisitions', year: 2031 } },
+    });
     // A question that asks something else of the figure is not a line item.
     expect(
       readLineItemQuestion('How much did Example Corp earn, and was it more than in 2030?'),
@@ -444,6 +451,61 @@ describe('numeric yes/no answered from the cited numbers', () => {
         PAGES,
       ),
     ).toMatchObject({ status: 'answered', verdict: true });
+  });
+
+  it('compares one figure between two periods however the question orders them', () => {
+    // An invented interim statement: quarters and six months of a calendar-year filer.
+    const interim = [
+      'EXAMPLE CORP. AND SUBSIDIARIES',
+      'CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS',
+      '(In millions) (Unaudited)',
+      'Three Months Ended   Six Months Ended',
+      'June 30, 2020   June 30, 2019   June 30, 2020   June 30, 2019',
+      'Total net revenues   $ 520   $ 490   $ 1,010   $ 970',
+      'Cost of revenues   310   295   600   590',
+      'Gross profit   210   195   410   380',
+      'Operating income   64   70   125   130',
+      'Net income   $ 48   $ 51   $ 94   $ 99',
+    ].join('\n');
+    const pages = pagesOf(INCOME_PAGE, interim);
+    const cases: [string, boolean, string][] = [
+      [
+        "Was Example's operating income lower in the three months ended June 30, 2020 than in the three months ended June 30, 2019?",
+        true,
+        'Yes: $64 million (operating income, three months ended 2020-06-30) is lower than $70 million (operating income, three months ended 2019-06-30)',
+      ],
+      [
+        "Did Example's net income for the six months ended June 30, 2020 increase compared with the six months ended June 30, 2019?",
+        false,
+        'No: $94 million (net income, six months ended 2020-06-30) is not higher than $99 million (net income, six months ended 2019-06-30)',
+      ],
+      [
+        "Did Example's cost of revenues in the three months ended June 30, 2020 exceed its cost of revenues in the three months ended June 30, 2019?",
+        true,
+        'Yes: $310 million',
+      ],
+      [
+        "Was Example's gross margin (gross profit / total net revenues) higher for the six months ended June 30, 2020 than for the six months ended June 30, 2019?",
+        true,
+        'Yes: 40.59% (gross profit / total net revenues, six months ended 2020-06-30) is higher than 39.18%',
+      ],
+    ];
+    for (const [q, verdict, answer] of cases) {
+      const r = answerYesNo(q, pages);
+      expect([q, r]).toMatchObject([q, { status: 'answered', verdict }]);
+      if (r.status === 'answered') {
+        expect(r.answer.startsWith(answer)).toBe(true);
+        expect(r.form.operation).toBe('change');
+      }
+    }
+    // The same period twice compares nothing; "improved" of a figure that is not a margin is
+    // a judgment on its direction.
+    expect(
+      answerYesNo('Was operating income higher in 2019 than in fiscal 2019?', PAGES),
+    ).toMatchObject({ status: 'needs_review' });
+    expect(
+      answerYesNo('Did operating income in 2019 improve compared with 2018?', PAGES),
+    ).toMatchObject({ status: 'needs_review' });
   });
 
   it('does not guess a figure the question names without defining', () => {

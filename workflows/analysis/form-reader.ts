@@ -438,6 +438,15 @@ export function readAskedFormByCues(question: string): AnswerForm {
   // "Did the gross margin percentage fall from 2021 to 2022?" compares the two values: the
   // answer is yes or no, not a percent change.
   if (kind === 'yes_no' && op === 'percent_change') op = 'change';
+  // "Was operating income lower in Q2 2023 than in Q2 2022?", "did R&D in 2023 exceed its 2022
+  // R&D?": one figure compared between two years is a change, however it is worded.
+  if (
+    kind === 'yes_no' &&
+    (op === 'level' || op === 'quotient') &&
+    /\b(?:higher|lower|greater|smaller|larger|more|less|exceed(?:ed|s)?)\b/.test(main) &&
+    new Set(main.match(/\b(?:19|20)\d{2}\b/g) ?? []).size >= 2
+  )
+    op = 'change';
   if (op === 'percent_change' || op === 'cagr') kind = 'percent';
   const { periods, periodCount } = readPeriods(main, op);
   const scale = readScale(whole);

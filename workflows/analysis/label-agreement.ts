@@ -72,7 +72,8 @@ export const LabelReadSchema = z.object({
   /**
    * The row is a cash payment by where the filing prints it: an outflow in the investing or
    * financing part of a statement of cash flows, or a row under a caption that says the cash
-   * was paid ("Cash paid during the year for:"). A pay verb needs no "paid" on such a row.
+   * was paid ("Cash paid during the year for:"). A pay verb, or "cash", needs no word of its
+   * own on such a row.
    * Evidence recorded before this field existed carries none, so those runs replay unchanged.
    */
   payment: z.boolean().optional(),
@@ -351,7 +352,7 @@ export function checkLabelAgreement(ev: LabelEvidence, opts: LabelCheckOptions =
       (q) =>
         !supports(stems, q) &&
         !(ev.formula && supports(anyInput, q)) &&
-        !(r.payment === true && synonymsOf(q).includes('paid')),
+        !(r.payment === true && (q === 'cash' || synonymsOf(q).includes('paid'))),
     );
     if (missing.length === 0) continue;
     for (const m of missing) if (!unsupported.includes(m)) unsupported.push(m);

@@ -151,7 +151,10 @@ function verbPhrase(text: string): { phrase: string; start: number; end: number 
   ).exec(text);
   if (named) {
     const { body, end } = sentenceFrom(text, named[0].length);
-    return { phrase: `${named[1]!.trim()}${body}`, start: named[0].length, end };
+    // "how much net cash did X pay for acquisitions": the row is "Net cash paid for …".
+    const cash = /^(?:net )?cash$/.test(named[1]!.trim()) && /\bpay$/.test(named[0]);
+    const phrase = `${named[1]!.trim()}${cash ? ' paid' : ''}${body}`;
+    return { phrase, start: named[0].length, end };
   }
   return null;
 }

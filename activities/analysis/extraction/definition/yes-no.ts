@@ -48,6 +48,65 @@ function show(v: Decimal, percent: boolean, money: boolean): string {
   return `${m.startsWith('-') ? '-' : ''}$${i.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f ? `.${f}` : ''} million`;
 }
 
+/**
+ * A period as a question names one for a comparison: a fiscal year, a quarter ("Q2 2023",
+ * "the second quarter of fiscal 2024"), or a span ended on a date or of a year ("the three
+ * months ended July 29, 2023", "the first six months of 2023").
+ */
+const SPAN = String.raw`(?:(?:the )?(?:(?:first )?(?:three|six|nine|twelve) months ended ${DATE}|first (?:three|six|nine) months of (?:fiscal (?:year )?)?(?:19|20)\d{2}|(?:first|second|third|fourth) (?:fiscal )?quarter of (?:fiscal (?:year )?)?(?:19|20)\d{2})|q[1-4] (?:fy\s?|fiscal (?:year )?)?(?:19|20)\d{2}|${PERIOD})`;
+const IN = String.raw`(?:in|for|during|over)`;
+const AGAINST = String.raw`(?:compared (?:with|to)|versus|vs\.?|relative to|against|from)`;
+const COMPARATIVE = String.raw`(higher|lower|greater|smaller|larger|more|less)`;
+
+interface Across {
+  a: string;
+  b: string;
+  p1: string;
+  p2: string;
+  up: boolean;
+  improve: boolean;
+}
+
+/** A comparison of one figure (or two) between two periods, the base period second. */
+function readAcross(sentence: string): Across | null {
+  const verb = String.raw`(${CHANGE_VERB_BASES})s?`;
+  const same = (a: string, p1: string, p2: string, word: string): Across | null => {
+    const comparative = /^(?:higher|greater|larger|more|lower|smaller|less)$/.test(word);
+    const up = comparative
+      ? /^(?:higher|greater|larger|more)$/.test(word)
+      : changeDirectionOf(word) === 'up';
+    return { a, b: a, p1, p2, up, improve: word === 'improve' };
+  };
+  // "did X for P1 decrease compared with P2", "did X decrease in P1 compared with P2"
+  let m = new RegExp(
+    String.raw`^did (.+?) ${IN} (${SPAN}) ${verb} ${AGAINST} (?:${IN} )?(${SPAN})$`,
+  ).exec(sentence);
+  if (m) return same(m[1]!, m[2]!, m[4]!, m[3]!);
+  m = new RegExp(
+    String.raw`^did (.+?) ${verb} ${IN} (${SPAN}) ${AGAINST} (?:${IN} )?(${SPAN})$`,
+  ).exec(sentence);
+  if (m) return same(m[1]!, m[3]!, m[4]!, m[2]!);
+  // "was X higher in P1 than in P2", "were X for P1 lower than for P2"
+  m = new RegExp(
+    String.raw`^(?:was|were|is|are) (.+?) ${COMPARATIVE} ${IN} (${SPAN}) than (?:${IN} |it was ${IN} |they were ${IN} )?(${SPAN})$`,
+  ).exec(sentence);
+  if (m) return same(m[1]!, m[3]!, m[4]!, m[2]!);
+  m = new RegExp(
+    String.raw`^(?:was|were|is|are) (.+?) ${IN} (${SPAN}) ${COMPARATIVE} than (?:${IN} )?(${SPAN})$`,
+  ).exec(sentence);
+  if (m) return same(m[1]!, m[2]!, m[4]!, m[3]!);
+  // "did A in P1 exceed its P2 B", "did A in P1 exceed B in P2"
+  m = new RegExp(
+    String.raw`^did (.+?) ${IN} (${SPAN}) exceed (?:its |their |the )?(?:(${SPAN}) (.+?)|(.+?) ${IN} (${SPAN}))$`,
+  ).exec(sentence);
+  if (m) {
+    const p2 = m[3] ?? m[6]!;
+    const b = m[4] ?? m[5]!;
+    return { a: m[1]!, b, p1: m[2]!, p2, up: true, improve: false };
+  }
+  return null;
+}
+
 /** Answer a numeric yes/no question from the filing, or say why a person must. */
 export function answerYesNo(question: string, pages: readonly PageText[]): YesNoResult {
   const q = lower(question);
@@ -66,8 +125,12 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
   let operation: AnswerForm['operation'] = 'level';
 
   const trend = new RegExp(
-    String.raw`^did (.+?) (${CHANGE_VERB_BASES})s? (?:from|between) (${PERIOD}) (?:to|and) (${PERIOD})$`,
+    String.raw`^did (.+?) (${CHANGE_VERB_BASES})s? (?:from|between) (${SPAN}) (?:to|and) (${SPAN})$`,
   ).exec(sentence);
+  // The same figure in two periods, the base period named second (periods.ts of a filing:
+  // years, quarters, "the six months ended <date>"): "did X (in P1) <verb> (in P1) compared
+  // with P2", "was X higher in P1 than in P2", "did X in P1 exceed its P2 X".
+  const across = readAcross(sentence);
   const threshold = new RegExp(
     String.raw`^(?:was|is) (.+?) (above|below|greater than|less than|higher than|lower than|over|under) (-?\d+(?:\.\d+)?)(%?)(?: (?:at|as of|in|for) (?:the end of )?(${DATE}|${PERIOD}))?$`,
   ).exec(sentence);
@@ -97,7 +160,28 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
             less: moreOrLess[1] === 'less',
           }
         : null;
-  if (trend) {
+  if (across) {
+    const a = figure(across.a);
+    const b = figure(across.b);
+    if ('unparsed' in a)
+      return review(`the compared figure "${a.unparsed}" is not defined in the question`);
+    if ('unparsed' in b)
+      return review(`the compared figure "${b.unparsed}" is not defined in the question`);
+    const p1 = periodOf(doc, across.p1);
+    const p2 = periodOf(doc, across.p2);
+    if (!p1 || !p2) return review('the compared periods could not be read');
+    if (periodLabel(p1) === periodLabel(p2)) return review('the compared periods are the same');
+    if (across.improve && !/\bmargin\b/.test(across.a))
+      return review(`whether "${across.a}" improved is a judgment on its direction`);
+    sides = [
+      { expr: a.expr, period: p1, percent: a.percentish },
+      { expr: b.expr, period: p2, percent: b.percentish },
+    ];
+    const up = across.up;
+    test = (x, y) => (up ? cmp(x, y) > 0 : cmp(x, y) < 0);
+    relation = up ? 'higher than' : 'lower than';
+    operation = 'change';
+  } else if (trend) {
     const f = figure(trend[1]!);
     if ('unparsed' in f)
       return review(`the compared figure "${f.unparsed}" is not defined in the question`);
