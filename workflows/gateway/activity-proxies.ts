@@ -8,7 +8,6 @@ import type { GatewayActivities } from '../../activities/gateway';
 import type { IdentityActivities } from '../../activities/identity';
 import { type DbRetrySettings, DEFAULT_DB_RETRY } from '../gateway.contract';
 import { NON_RETRYABLE_ERROR_TYPES } from '../errors';
-import type { GatewayRunState } from './run-state';
 
 // The worker's retry budget, read once per run (a recorded activity result, so replay-safe).
 const settingsActivity = proxyActivities<GatewayActivities>({
@@ -70,7 +69,9 @@ export interface GatewaySteps {
  * Picks the settings activity and reads the retry budget (the run's first await); the steps
  * are also left on the state for the approval handler, registered before this.
  */
-export async function connectDatabaseSteps(state: GatewayRunState): Promise<GatewaySteps> {
+export async function connectDatabaseSteps(state: {
+  db: GatewayProxy | null;
+}): Promise<GatewaySteps> {
   // Runs recorded before the retry budget came from the worker keep the old fixed policy.
   // Since the payload codec, even a settings result is encrypted under a data key kept in
   // PostgreSQL: a worker that starts during an outage holds no key yet, and five quick

@@ -4,8 +4,7 @@
  * split-outs), so no history grows without bound. Never returns.
  */
 import { log, makeContinueAsNewFunc, workflowInfo } from '@temporalio/workflow';
-import type { GatewayCarryOver, RiskAssessmentView } from '../gateway.contract';
-import type { gatewayWorkflow } from '../gateway';
+import type { GatewayCarryOver, GatewayResult, RiskAssessmentView } from '../gateway.contract';
 import type { GatewayProxy } from './activity-proxies';
 import { durable } from './durable-step';
 import type { GatewayRunState } from './run-state';
@@ -39,7 +38,8 @@ export async function handOverToNextRun(
     splitOut: state.splitOut,
     continued: (state.carry?.continued ?? 0) + 1,
   };
-  await makeContinueAsNewFunc<typeof gatewayWorkflow>({
+  // The gateway workflow's own signature (gateway.ts), named here so this file need not import it.
+  await makeContinueAsNewFunc<(raw: unknown, carried?: unknown) => Promise<GatewayResult>>({
     memo: workflowInfo().memo ?? {},
     typedSearchAttributes: workflowInfo().typedSearchAttributes,
   })(state.write, next);
