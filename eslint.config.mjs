@@ -34,8 +34,38 @@ const above = (...folders) => ({
   message: `One-way layers: this folder may not import from ${folders.join(', ')} (a layer above it).`,
 });
 const layerRule = (...folders) => ['error', { patterns: [above(...folders)] }];
+/** The same for a lazy `require('../x/...')` (workflow code loads its modules on first use). */
+const requireAbove = (...folders) => ({
+  selector: `CallExpression[callee.name='require'][arguments.0.value=/^(\\.\\.\\x2F)+(${folders.join('|')})(\\x2F|$)/]`,
+  message: above(...folders).message,
+});
 /** The top layer: the HTTP API, the worker entry points and the scripts. */
 const TOP = ['api', 'scripts', 'domains', 'worker', 'worker-group'];
+
+/** The workflow sandbox's import rules, and the layers above the folder that it may not reach. */
+const sandboxImports = (...folders) => [
+  'error',
+  {
+    paths: nodeBuiltins
+      .flatMap((m) => [m, `node:${m}`])
+      .map((name) => ({
+        name,
+        message: 'Workflow code is deterministic: no Node built-ins.',
+      })),
+    patterns: [
+      {
+        group: ['**/db/**', '**/db', 'pg', 'drizzle-orm*'],
+        message: 'Workflow code may not touch the database: call an activity.',
+      },
+      {
+        group: ['**/activities/**', '**/activities'],
+        allowTypeImports: true,
+        message: 'Import activities with `import type` and call them through proxyActivities.',
+      },
+      above(...folders),
+    ],
+  },
+];
 
 export default tseslint.config(
   {
@@ -73,37 +103,24 @@ export default tseslint.config(
     },
   },
   {
-    // Agent handlers (agents/<type>/handler.ts) run inside the workflow sandbox too.
-    files: ['workflows/**/*.ts', 'agents/**/*.ts'],
+    // Agent handlers (agents/<type>/handler.ts) and the bundle's entry run inside the workflow
+    // sandbox too.
+    files: ['workflows/**/*.ts', 'agents/**/*.ts', 'workflow-bundle.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins
-            .flatMap((m) => [m, `node:${m}`])
-            .map((name) => ({
-              name,
-              message: 'Workflow code is deterministic: no Node built-ins.',
-            })),
-          patterns: [
-            {
-              group: ['**/db/**', '**/db', 'pg', 'drizzle-orm*'],
-              message: 'Workflow code may not touch the database: call an activity.',
-            },
-            {
-              group: ['**/activities/**', '**/activities'],
-              allowTypeImports: true,
-              message:
-                'Import activities with `import type` and call them through proxyActivities.',
-            },
-            above('client', ...TOP),
-          ],
-        },
-      ],
+      'no-restricted-imports': sandboxImports('client', ...TOP),
+      'no-restricted-syntax': ['error', requireAbove('client', ...TOP)],
       'no-restricted-globals': [
         'error',
         { name: 'process', message: 'Workflow code may not read the environment.' },
       ],
+    },
+  },
+  {
+    // workflows/ is the ground floor: the agents' handlers reach it through workflow-bundle.ts.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': sandboxImports('agents', 'client', ...TOP),
+      'no-restricted-syntax': ['error', requireAbove('agents', 'client', ...TOP)],
     },
   },
   {

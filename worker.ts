@@ -199,7 +199,7 @@ export async function createWorker(opts: {
     // One bundle for every worker (bundling is the slow part of start-up).
     const workflowBundle =
       opts.workflowBundle ??
-      (await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }));
+      (await bundleWorkflowCode({ workflowsPath: require.resolve('./workflow-bundle') }));
     const worker = await createDomainWorkers({
       connection,
       namespace: opts.cfg.TEMPORAL_NAMESPACE,

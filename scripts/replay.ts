@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
   const dataConverter = dataConverterOf(createPayloadCodec(cfg, db, { encode: false }));
   const code: { workflowBundle: { code: string } } | { workflowsPath: string } = values.bundle
     ? { workflowBundle: { code: readFileSync(values.bundle, 'utf8') } }
-    : { workflowsPath: require.resolve('../workflows') };
+    : { workflowsPath: require.resolve('../workflow-bundle') };
   const source = { ...code, dataConverter };
 
   const histories: { name: string; history: unknown }[] = positionals.map((file) => ({

@@ -1,12 +1,13 @@
 import vm from 'node:vm';
-import * as workflows from '../workflows';
+import * as workflows from '../workflow-bundle';
 import { workflowBundle } from './support/worker';
 
 /**
  * Each workflow run evaluates its modules in its own cache (reusable V8 context), so the
- * bundle's entry must not import every workflow: a run of one type would evaluate them all
- * (workflows/index.ts). These checks evaluate the test bundle the worker runs, in a bare VM
- * context with the module cache the SDK gives each run, and call one workflow at a time.
+ * bundle's entry (workflow-bundle.ts) must not import every workflow, nor the agents' handlers:
+ * a run of one type would evaluate them all (workflows/index.ts). These checks evaluate the test
+ * bundle the worker runs, in a bare VM context with the module cache the SDK gives each run,
+ * and call one workflow at a time.
  */
 function loadBundle(): {
   modulesOf: (type: string) => string[];

@@ -12,8 +12,8 @@ import type * as DelegationWatch from './requests/watch';
 import type * as AuditAnchor from './audit/anchor';
 
 /**
- * The workflow bundle's entry: every workflow the worker runs, each loading its own modules when
- * a run of it starts.
+ * Every workflow the worker runs, each loading its own modules when a run of it starts. The
+ * bundle's entry (workflow-bundle.ts) re-exports them, with the agents' handlers installed.
  *
  * With the reusable V8 context every workflow run evaluates the modules it requires in its own
  * module cache (shared modules would be frozen, and our zod schemas cannot be). Importing every

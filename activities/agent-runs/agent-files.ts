@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { Db } from '../../db/connection';
+import { AGENT_HANDLERS } from '../../agents/handlers';
 import { syncAgentRows } from '../../db/repositories/agent-runs';
 import {
   AgentConfigSchema,
@@ -10,7 +11,6 @@ import {
   type AgentConfig,
   type AgentSnapshot,
 } from '../../workflows/agent-runs/config';
-import { AGENT_HANDLERS } from '../../workflows/agent-runs/handlers';
 import { filterTools, ToolFilterError } from '../../workflows/agent-runs/tools';
 
 export const AGENTS_DIR = resolve(__dirname, '..', '..', 'agents');
@@ -101,7 +101,7 @@ export function loadAgentDefinitions(dir: string = AGENTS_DIR): AgentDefinition[
         throw new AgentConfigError(
           rel,
           'execution_mode',
-          `${name}/handler.ts is not registered in workflows/agent-runs/handlers.ts`,
+          `${name}/handler.ts is not registered in agents/handlers.ts`,
         );
     }
     const promptFile = join(folder, 'prompt.md');

@@ -207,8 +207,14 @@ export function registerReplayCommand(program: Command, run: Runner): void {
     )
     .option('--query <visibility>', 'with --all: an extra List Workflows filter')
     .option('--limit <n>', 'with --all: at most this many runs', '200')
-    .option('--bundle <file>', 'replay against this workflow bundle instead of ./workflows')
-    .option('--workflows <path>', 'replay against this workflows module instead of ./workflows')
+    .option(
+      '--bundle <file>',
+      'replay against this workflow bundle instead of ./workflow-bundle.ts',
+    )
+    .option(
+      '--workflows <path>',
+      'replay against this workflows module instead of ./workflow-bundle.ts',
+    )
     .action(
       run(async (ctx, ids: string[], raw: unknown) => {
         const o = parseOptions(ReplayOptions, raw);
@@ -251,7 +257,10 @@ export function registerReplayCommand(program: Command, run: Runner): void {
         );
         const code: ReplayWorkerOptions = o.bundle
           ? { workflowBundle: { code: readFileSync(o.bundle, 'utf8') }, dataConverter }
-          : { workflowsPath: o.workflows ?? require.resolve('../../workflows'), dataConverter };
+          : {
+              workflowsPath: o.workflows ?? require.resolve('../../workflow-bundle'),
+              dataConverter,
+            };
 
         const bar =
           !ctx.out.json && sources.length > 1

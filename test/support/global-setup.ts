@@ -73,7 +73,7 @@ async function startTemporal(dir: string, port: number): Promise<void> {
 async function writeWorkflowBundle(dir: string): Promise<void> {
   const bundlePath = join(dir, 'workflow-bundle.js');
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
+    workflowsPath: require.resolve('../../workflow-bundle'),
     logger: quietLogger,
   });
   writeFileSync(bundlePath, code);

@@ -4,7 +4,7 @@
 import { CancellationScope, sleep } from '@temporalio/workflow';
 import { logProgress } from './bookkeeping';
 import type { HandlerResult } from './context';
-import { AGENT_HANDLERS } from './handlers';
+import { agentHandler } from './handlers';
 import { handlerContext } from './handler-context';
 import { toolInvoker } from './invoke-tool';
 import { runLlmLoop } from './llm-loop';
@@ -45,7 +45,7 @@ export async function executeWork(run: AgentRun): Promise<HandlerResult> {
       data: { turns: r.turns, toolCalls: r.toolCalls },
     };
   }
-  const handler = AGENT_HANDLERS[agent.agentType];
+  const handler = agentHandler(agent.agentType);
   if (!handler)
     return { status: 'failed', summary: `no handler registered for ${agent.agentType}` };
   try {
