@@ -498,6 +498,32 @@ describe('numeric yes/no answered from the cited numbers', () => {
         expect(r.form.operation).toBe('change');
       }
     }
+    // "Was there any decline in X between P1 and P2": the later period is compared, whichever
+    // the question names first.
+    const decline = (a: string, b: string) =>
+      answerYesNo(
+        `Was there any decline in operating income between the three months ended ${a} and the three months ended ${b}?`,
+        pages,
+      );
+    const forward = decline('June 30, 2019', 'June 30, 2020');
+    expect(forward).toMatchObject({
+      status: 'answered',
+      verdict: true,
+      answer: expect.stringMatching(
+        /^Yes: \$64 million \(operating income, three months ended 2020-06-30\) is lower than \$70 million/,
+      ),
+    });
+    expect(decline('June 30, 2020', 'June 30, 2019')).toEqual(forward);
+    expect(
+      answerYesNo(
+        'Was there any change in gross profit between the six months ended June 30, 2020 and the six months ended June 30, 2019?',
+        pages,
+      ),
+    ).toMatchObject({
+      status: 'answered',
+      verdict: true,
+      answer: expect.stringContaining('different from'),
+    });
     // The same period twice compares nothing; "improved" of a figure that is not a margin is
     // a judgment on its direction.
     expect(

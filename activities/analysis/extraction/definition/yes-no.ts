@@ -53,7 +53,7 @@ function show(v: Decimal, percent: boolean, money: boolean): string {
  * "the second quarter of fiscal 2024"), or a span ended on a date or of a year ("the three
  * months ended July 29, 2023", "the first six months of 2023").
  */
-const SPAN = String.raw`(?:(?:the )?(?:(?:first )?(?:three|six|nine|twelve) months ended ${DATE}|first (?:three|six|nine) months of (?:fiscal (?:year )?)?(?:19|20)\d{2}|(?:first|second|third|fourth) (?:fiscal )?quarter of (?:fiscal (?:year )?)?(?:19|20)\d{2})|q[1-4] (?:fy\s?|fiscal (?:year )?)?(?:19|20)\d{2}|${PERIOD})`;
+const SPAN = String.raw`(?:(?:the )?(?:(?:first )?(?:three|six|nine|twelve) months ended ${DATE}|first (?:three|six|nine) months of (?:fiscal (?:year )?)?(?:19|20)\d{2}|(?:first|second|third|fourth) (?:fiscal )?quarter (?:of )?(?:fiscal (?:year )?|fy\s?)?(?:19|20)\d{2})|q[1-4] (?:of )?(?:fy\s?|fiscal (?:year )?)?(?:19|20)\d{2}|${PERIOD})`;
 const IN = String.raw`(?:in|for|during|over)`;
 const AGAINST = String.raw`(?:compared (?:with|to)|versus|vs\.?|relative to|against|from)`;
 const COMPARATIVE = String.raw`(higher|lower|greater|smaller|larger|more|less)`;
@@ -63,8 +63,38 @@ interface Across {
   b: string;
   p1: string;
   p2: string;
-  up: boolean;
+  /** The direction asked; null for any change ("was there any change in X"). */
+  up: boolean | null;
   improve: boolean;
+  /** The periods are named in no order ("between P1 and P2"): the later one is compared. */
+  unordered?: boolean;
+}
+
+/** Nouns of a change between two periods ("was there any drop in X between P1 and P2"). */
+const CHANGE_NOUNS: Record<string, boolean | null> = {
+  drop: false,
+  decline: false,
+  decrease: false,
+  fall: false,
+  reduction: false,
+  increase: true,
+  rise: true,
+  growth: true,
+  improvement: true,
+  change: null,
+};
+
+/** A period's place in time, to order two named in no order; null when they cannot be ordered. */
+function chronology(a: MainPeriod, b: MainPeriod): [number, number] | null {
+  const dated = (p: MainPeriod) =>
+    p.endDate ? p.endDate.year * 10000 + p.endDate.month * 100 + p.endDate.day : null;
+  if (a.endDate || b.endDate) {
+    const [x, y] = [dated(a), dated(b)];
+    return x === null || y === null ? null : [x, y];
+  }
+  // A fiscal year ends after its fourth quarter; a quarter after the one before it.
+  const key = (p: MainPeriod) => p.fiscalYear * 10 + (p.quarter ?? 5);
+  return [key(a), key(b)];
 }
 
 /** A comparison of one figure (or two) between two periods, the base period second. */
@@ -95,6 +125,22 @@ function readAcross(sentence: string): Across | null {
     String.raw`^(?:was|were|is|are) (.+?) ${IN} (${SPAN}) ${COMPARATIVE} than (?:${IN} )?(${SPAN})$`,
   ).exec(sentence);
   if (m) return same(m[1]!, m[2]!, m[4]!, m[3]!);
+  // "was there any drop in X between P1 and P2" (either order: the later period is compared)
+  m = new RegExp(
+    String.raw`^(?:was there|has there been|were there) (?:any|a|an) (${Object.keys(CHANGE_NOUNS).join('|')}) in (.+?) (?:between|from) (${SPAN}) (?:and|to) (${SPAN})$`,
+  ).exec(sentence);
+  if (m) {
+    const up = CHANGE_NOUNS[m[1]!]!;
+    return {
+      a: m[2]!,
+      b: m[2]!,
+      p1: m[3]!,
+      p2: m[4]!,
+      up,
+      improve: m[1] === 'improvement',
+      unordered: true,
+    };
+  }
   // "did A in P1 exceed its P2 B", "did A in P1 exceed B in P2"
   m = new RegExp(
     String.raw`^did (.+?) ${IN} (${SPAN}) exceed (?:its |their |the )?(?:(${SPAN}) (.+?)|(.+?) ${IN} (${SPAN}))$`,
@@ -167,9 +213,15 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
       return review(`the compared figure "${a.unparsed}" is not defined in the question`);
     if ('unparsed' in b)
       return review(`the compared figure "${b.unparsed}" is not defined in the question`);
-    const p1 = periodOf(doc, across.p1);
-    const p2 = periodOf(doc, across.p2);
+    let p1 = periodOf(doc, across.p1);
+    let p2 = periodOf(doc, across.p2);
     if (!p1 || !p2) return review('the compared periods could not be read');
+    if (across.unordered) {
+      const order = chronology(p1, p2);
+      if (!order || order[0] === order[1])
+        return review('which of the compared periods is the later one is not known');
+      if (order[0] < order[1]) [p1, p2] = [p2, p1];
+    }
     if (periodLabel(p1) === periodLabel(p2)) return review('the compared periods are the same');
     if (across.improve && !/\bmargin\b/.test(across.a))
       return review(`whether "${across.a}" improved is a judgment on its direction`);
@@ -178,8 +230,8 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
       { expr: b.expr, period: p2, percent: b.percentish },
     ];
     const up = across.up;
-    test = (x, y) => (up ? cmp(x, y) > 0 : cmp(x, y) < 0);
-    relation = up ? 'higher than' : 'lower than';
+    test = (x, y) => (up === null ? cmp(x, y) !== 0 : up ? cmp(x, y) > 0 : cmp(x, y) < 0);
+    relation = up === null ? 'different from' : up ? 'higher than' : 'lower than';
     operation = 'change';
   } else if (trend) {
     const f = figure(trend[1]!);
