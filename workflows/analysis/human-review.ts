@@ -5,6 +5,7 @@
  */
 import { allHandlersFinished, condition, log } from '@temporalio/workflow';
 import type { AnalysisResult } from '../analysis.contract';
+import { humanWait } from '../human-wait';
 import { closeInboxEntry, openInboxEntry, remindInboxEntry } from '../requests/inbox-link';
 import {
   DEFAULT_REVIEW_DUE_MS,
@@ -68,16 +69,14 @@ export async function reviewAndSettle(
     expiresAtMs: expiresAt,
     createdBy: { userId: request.requestedBy },
   });
-  let nextReminder = dueAt;
-  while (state.decision === undefined) {
-    const now = Date.now();
-    if (now >= expiresAt) break;
-    const decided = await condition(
-      () => state.decision !== undefined,
-      Math.max(1, Math.min(nextReminder, expiresAt) - now),
-    );
-    if (decided) break;
-    if (Date.now() >= nextReminder && Date.now() < expiresAt) {
+  const wait = humanWait({
+    settled: () => state.decision !== undefined,
+    times: { dueAt, expiresAt },
+    remind: { everyMs: remindEvery },
+  });
+  while (wait.open()) {
+    if (await wait.sleep()) break;
+    if (wait.takeReminder()) {
       state.remindersSent += 1;
       try {
         await notify.sendReviewReminder({
@@ -96,7 +95,6 @@ export async function reviewAndSettle(
         });
       }
       await remindInboxEntry('analysis_review', workflowId, state.remindersSent);
-      nextReminder += remindEvery;
     }
   }
   // A decision whose authorization is still running when the review expires wins; once no

@@ -5,6 +5,7 @@
  */
 import { allHandlersFinished, condition, log, patched, workflowInfo } from '@temporalio/workflow';
 import type { RiskAssessmentView } from '../gateway.contract';
+import { humanWait } from '../human-wait';
 import { openInboxEntry, remindInboxEntry } from '../requests/inbox-link';
 import { type GatewaySteps, notify } from './activity-proxies';
 import { handOverToNextRun } from './handover';
@@ -63,15 +64,20 @@ export async function waitForVotes(
   r: RiskAssessmentView,
 ): Promise<void> {
   const settled = () => voteSettled(state, r);
-  let reminded = state.resuming && (state.carry?.reminded ?? false);
+  const wait = humanWait({
+    settled,
+    times: state, // dueAt and expiresAt, read live
+    // A continued run resumes its predecessor's wait: the reminder it sent is not sent again.
+    remind: { once: true, alreadySent: state.resuming && (state.carry?.reminded ?? false) },
+    alsoWakeWhen: () => historyFull(state),
+  });
   state.resuming = false;
   // Long waits do not grow one history without bound (votes refused past the validator
   // still add events): past the worker's limit the run continues as new, state carried.
   if (state.historyLimit === null && patched('gateway-continue-as-new'))
     state.historyLimit = (await steps.settings.gatewayRunSettings()).historyEventsPerRun;
-  while (!settled() && Date.now() < state.expiresAt) {
-    const wakeAt = !reminded && state.dueAt < state.expiresAt ? state.dueAt : state.expiresAt;
-    if (await condition(() => settled() || historyFull(state), Math.max(1, wakeAt - Date.now()))) {
+  while (wait.open()) {
+    if (await wait.sleep()) {
       if (settled()) break;
       // Let the votes already accepted land, so none is lost with this run; new ones are
       // refused (RunHandover: send again) until the next run takes them.
@@ -79,12 +85,9 @@ export async function waitForVotes(
       await condition(() => state.inFlight.size === 0 && allHandlersFinished());
       state.handingOver = false;
       if (settled()) break;
-      await handOverToNextRun(state, steps.db, r, reminded);
+      await handOverToNextRun(state, steps.db, r, wait.reminded);
     }
-    if (!reminded && Date.now() >= state.dueAt && Date.now() < state.expiresAt) {
-      reminded = true;
-      await remind(state);
-    }
+    if (wait.takeReminder()) await remind(state);
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { RequestsActivities } from '../../activities/requests';
 import { ErrorType, NON_RETRYABLE_ERROR_TYPES } from '../errors';
+import { humanWait } from '../human-wait';
 import { checkAnswer, type Answer } from './answer-schema';
 import {
   AnswerInputSchema,
@@ -316,13 +317,15 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<Requ
   } else if (assigneeUserId) await sendNotice('assigned');
 
   const settled = () => status !== 'open';
-  let nextReminder = dueAt;
-  while (!settled() && Date.now() < expiresAt) {
-    const wakeAt = Math.min(nextReminder, expiresAt);
-    if (await condition(settled, Math.max(1, wakeAt - Date.now()))) break;
-    if (Date.now() >= nextReminder && Date.now() < expiresAt) {
+  const wait = humanWait({
+    settled,
+    times: { dueAt, expiresAt },
+    remind: { everyMs: r.remindEveryDays * DAY_MS },
+  });
+  while (wait.open()) {
+    if (await wait.sleep()) break;
+    if (wait.takeReminder()) {
       remindersSent += 1;
-      nextReminder += r.remindEveryDays * DAY_MS;
       await record('reminded', null, `reminder ${remindersSent}`);
       await book.requestSaveCounters({ requestId: r.requestId, remindersSent, reasks });
       if (assigneeUserId) await sendNotice(`reminder-${remindersSent}`);
