@@ -1,3 +1,4 @@
+import { inAdjustedBlock } from './adjusted-block';
 import { cmp, dec } from '../../../workflows/analysis/decimal-core';
 import { getMetric, type MetricDefinition } from './metric-catalog';
 import { convertScale } from './scale';
@@ -115,8 +116,12 @@ export function extractMetricFromIndex(
       candidates: rejected.slice(-10),
     };
   }
+  // A row of an earnings release's non-GAAP block is not the reported figure: it ranks after
+  // every reported row, and is no rival of one (adjusted-block.ts).
+  const adjusted = new Set(cands.filter((c) => inAdjustedBlock(c.page, c.line)));
   cands.sort(
     (a, b) =>
+      Number(adjusted.has(a)) - Number(adjusted.has(b)) ||
       b.statementFactor - a.statementFactor ||
       a.rank - b.rank ||
       b.labelScore - a.labelScore ||
@@ -133,6 +138,7 @@ export function extractMetricFromIndex(
   const rivals = cands.filter(
     (c) =>
       c !== best &&
+      adjusted.has(c) === adjusted.has(best) &&
       c.statementFactor === best.statementFactor &&
       c.rank === best.rank &&
       c.labelScore >= best.labelScore - 0.05 &&

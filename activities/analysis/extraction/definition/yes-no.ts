@@ -153,6 +153,17 @@ function readAcross(sentence: string): Across | null {
   return null;
 }
 
+/**
+ * The period as the answer's reader should see it: a year to date is named by its span
+ * ("first six months of FY2023"), not by the fiscal year alone that the form check compares.
+ */
+function spokenPeriod(p: MainPeriod): string {
+  const label = periodLabel(p);
+  if ((p.months === 6 || p.months === 9) && label.startsWith('FY'))
+    return `first ${p.months === 6 ? 'six' : 'nine'} months of ${label}`;
+  return label;
+}
+
 /** Answer a numeric yes/no question from the filing, or say why a person must. */
 export function answerYesNo(question: string, pages: readonly PageText[]): YesNoResult {
   const q = lower(question);
@@ -322,7 +333,7 @@ export function answerYesNo(question: string, pages: readonly PageText[]): YesNo
       ? threshold
         ? threshold[3]! + threshold[4]!
         : (sides![i]!.expr as { value: string }).value
-      : `${show(values[i]!, sides![i]!.percent, dimension(sides![i]!.expr) === 1)} (${compared[i]!.expression}, ${compared[i]!.period})`;
+      : `${show(values[i]!, sides![i]!.percent, dimension(sides![i]!.expr) === 1)} (${compared[i]!.expression}, ${spokenPeriod(sides![i]!.period)})`;
   const answer = `${verdict ? 'Yes' : 'No'}: ${fmt(0)} is ${verdict ? '' : 'not '}${relation} ${fmt(1)}`;
   const periods = [...new Set(sides.map((s) => periodLabel(s.period)))].sort();
   return {
