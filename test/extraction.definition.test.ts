@@ -12,6 +12,7 @@ import {
   readLineItemQuestion,
 } from '../activities/analysis/extraction/definition/question-definition';
 import { answerYesNo } from '../activities/analysis/extraction/definition/yes-no';
+import { answerQuestion } from '../activities/analysis/extraction';
 import { shareCountOf } from '../activities/analysis/extraction/definition/share-count';
 import { indexDocument } from '../activities/analysis/extraction/extract-metric';
 import { BALANCE_PAGE, CASH_FLOW_PAGE, INCOME_PAGE, pagesOf } from './extraction.fixtures';
@@ -532,6 +533,39 @@ describe('numeric yes/no answered from the cited numbers', () => {
     expect(
       answerYesNo('Did operating income in 2019 improve compared with 2018?', PAGES),
     ).toMatchObject({ status: 'needs_review' });
+  });
+
+  it('reads an operand the catalog names ("sales") by the catalog’s rows, and a quarter of a same-year formula', () => {
+    // An invented earnings release's quarter: "SECOND QUARTER" over the two years' columns.
+    const quarter = [
+      'EXAMPLE CORP. AND SUBSIDIARIES',
+      'Condensed Consolidated Statement of Earnings',
+      '(Unaudited; in Millions)   SECOND QUARTER',
+      '2020   2019',
+      'Sales to customers   $ 520   $ 490',
+      'Cost of products sold   310   295',
+      'Gross profit   210   195',
+      'Income before income taxes   80   75',
+      'Income tax expense   20   15',
+      'Net income   $ 60   $ 60',
+    ].join('\n');
+    const pages = pagesOf(INCOME_PAGE, quarter);
+    // "sales" is no printed row, but the catalog's name for revenue: "Sales to customers".
+    const r = answerYesNo(
+      "Did Example's net income as a percent of sales increase in Q2 of 2020 compared to Q2 of 2019?",
+      pages,
+    );
+    expect(r).toMatchObject({ status: 'answered', verdict: false });
+    if (r.status === 'answered') {
+      expect(r.answer).toMatch(
+        /^No: 11\.54% \(net income \/ sales, Q2 FY2020\) is not higher than 12\.24%/,
+      );
+      expect(r.inputs.map((i) => i.matchedLabel)).toContain('Sales to customers');
+    }
+    // A formula whose inputs are all of the year computed is read for the quarter asked.
+    expect(
+      answerQuestion({ question: "What was Example's effective tax rate in Q2 2020?", pages }),
+    ).toMatchObject({ status: 'answered', answer: '25%', period: 'Q2 FY2020' });
   });
 
   it('does not guess a figure the question names without defining', () => {

@@ -72,10 +72,22 @@ describe('sums and averages over listed years', () => {
     expect(r).toMatchObject({ status: 'answered', answer: '$115 million' });
     if (r.status === 'answered')
       expect(r.inputs.map((i) => i.matchedLabel)).toEqual(['Dividends paid', 'Dividends paid']);
-    // Without the statement named, "dividends" is no printed row: a person reads it.
+    // Without the statement named, "dividends" is still the catalog's own name for the
+    // dividends paid, read by the catalog's rows: the same answer from the same rows.
+    const unnamed = answerOverPeriods(
+      'How much did Example pay in dividends in total over 2018 and 2019? Answer in USD millions.',
+      PAGES,
+    );
+    expect(unnamed).toMatchObject({ status: 'answered', answer: '$115 million' });
+    if (unnamed.status === 'answered')
+      expect(unnamed.inputs.map((i) => [i.metric, i.matchedLabel])).toEqual([
+        ['dividends_paid', 'Dividends paid'],
+        ['dividends_paid', 'Dividends paid'],
+      ]);
+    // A word the catalog does not use for a figure is no operand of its own.
     expect(
       answerOverPeriods(
-        'How much did Example pay in dividends in total over 2018 and 2019? Answer in USD millions.',
+        'How much did Example pay in distributions in total over 2018 and 2019? Answer in USD millions.',
         PAGES,
       ).status,
     ).toBe('needs_review');

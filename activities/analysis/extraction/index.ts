@@ -235,6 +235,16 @@ function review(
 
 function lookupFor(doc: DocumentIndex, parsed: ParsedQuestion, docPeriod: number | undefined) {
   const memo = new Map<string, ExtractMetricResult>();
+  // A quarter asked of a formula is read for that quarter when every input is of the year
+  // computed ("effective tax rate in Q2 of fiscal 2024": tax over pre-tax income, both of Q2).
+  // A formula over a prior year's balance (an average, a turnover) has no prior quarter to
+  // read by, and is read for the year as before.
+  const formula =
+    parsed.kind === 'formula' && parsed.formula ? getFormula(parsed.formula) : undefined;
+  const sameYearFormula =
+    formula !== undefined &&
+    !formula.usesAverage &&
+    formula.variants.every((v) => v.inputs.every((i) => i.offset === 0));
   const lookup = (metric: string, fiscalYear: number): ExtractMetricResult => {
     const key = `${metric}@${fiscalYear}`;
     const hit = memo.get(key);
@@ -257,7 +267,7 @@ function lookupFor(doc: DocumentIndex, parsed: ParsedQuestion, docPeriod: number
       metric,
       period: named ?? {
         fiscalYear,
-        ...(parsed.period?.quarter && parsed.kind === 'metric'
+        ...(parsed.period?.quarter && (parsed.kind === 'metric' || sameYearFormula)
           ? { quarter: parsed.period.quarter }
           : {}),
       },

@@ -39,7 +39,10 @@ export function figure(
       .every((w) => !w || /^(?:and|or|of|the|other|others|net|total|amount|amounts)$/.test(w)),
   );
   if (generic) return { unparsed: generic.name };
-  return { expr: p.expr, percentish: /\b(?:margin|rate|return)\b|%/.test(named) };
+  return {
+    expr: p.expr,
+    percentish: /\b(?:margin|rate|return|percent|percentage)\b|%/.test(named),
+  };
 }
 
 /** The question lower-cased, with typographic quotes, dashes and spacing made plain. */

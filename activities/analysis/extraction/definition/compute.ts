@@ -9,7 +9,7 @@ import {
 } from '../../../../workflows/analysis/decimal-core';
 import { extractMetricFromIndex, type Citation, type DocumentIndex } from '../extract-metric';
 import type { AnswerInput } from '../index';
-import type { StatementKind } from '../metric-catalog';
+import { METRICS, type StatementKind } from '../metric-catalog';
 import { convertScale, type Scale } from '../scale';
 import { periodLabel } from '../period-words';
 import type { CalendarDate, Period } from '../statement-table';
@@ -67,12 +67,17 @@ export function printedOperands(
     if (count) return readShareCount(doc, item.name, count, period);
     const statement: StatementKind | undefined = item.statement ?? questionStatement;
     const li = resolveLineItem(doc, item.name, statement);
-    if (!li)
+    if (!li) {
+      // An operand named exactly as the catalog names a figure ("sales", "net income") is that
+      // figure, read by the catalog's rows ("Sales to customers", "Net sales").
+      const named = catalogMetricNamed(item.name, statement);
+      if (named) return readCatalogOperand(doc, item.name, named, period);
       return {
         ok: false,
         reason: `"${item.name}" (in "${item.text}") is not a printed line item of this filing`,
         hints: [],
       };
+    }
     const r = extractMetricFromIndex(
       doc,
       { metric: li.definition.id, period, ...(statement ? { preferStatement: statement } : {}) },
@@ -104,6 +109,56 @@ export function printedOperands(
         citation: r.citation,
       },
     };
+  };
+}
+
+/**
+ * The catalog amount an operand names by one of the catalog's own phrases for it, on the
+ * statement the question names (if any); none for any other wording.
+ */
+function catalogMetricNamed(name: string, statement: StatementKind | undefined): string | null {
+  const want = name.trim().toLowerCase().replace(/\s+/g, ' ');
+  const hit = METRICS.find(
+    (m) =>
+      m.kind === 'money' &&
+      (statement === undefined || m.statement === statement) &&
+      [m.name, ...m.questionPhrases].some((p) => p.toLowerCase() === want),
+  );
+  return hit?.id ?? null;
+}
+
+/** A catalog amount as an operand: the catalog's reader, its confidence floor, its citation. */
+function readCatalogOperand(
+  doc: DocumentIndex,
+  name: string,
+  metric: string,
+  period: MainPeriod,
+): OperandReading {
+  const r = extractMetricFromIndex(doc, { metric, period });
+  if (r.status !== 'found') return { ok: false, reason: `"${name}": ${r.reason}`, hints: [] };
+  if (r.confidence < INPUT_FLOOR)
+    return {
+      ok: false,
+      reason: `"${name}" ${periodLabel(period)} read with confidence ${r.confidence}`,
+      hints: [r.citation],
+    };
+  const units = convertScale(r.value.amount, r.value.scale, 'units');
+  return {
+    ok: true,
+    units,
+    scale: r.value.scale,
+    input: {
+      label: name,
+      metric,
+      unit: 'USD',
+      value: units,
+      period: periodLabel(period),
+      printed: r.value.printed,
+      matchedLabel: r.matchedLabel,
+      heading: r.statement,
+      confidence: r.confidence,
+      citation: r.citation,
+    },
   };
 }
 
