@@ -7,7 +7,12 @@ import {
   sub,
   type Decimal,
 } from '../../../../workflows/analysis/decimal-core';
-import { extractMetricFromIndex, type Citation, type DocumentIndex } from '../extract-metric';
+import {
+  extractMetricFromIndex,
+  type Citation,
+  type DocumentIndex,
+  type ExtractMetricResult,
+} from '../extract-metric';
 import type { AnswerInput } from '../index';
 import { METRICS, type StatementKind } from '../metric-catalog';
 import { convertScale, type Scale } from '../scale';
@@ -83,32 +88,45 @@ export function printedOperands(
       { metric: li.definition.id, period, ...(statement ? { preferStatement: statement } : {}) },
       li.definition,
     );
-    if (r.status !== 'found')
-      return { ok: false, reason: `"${item.name}": ${r.reason}`, hints: [] };
-    if (r.confidence < INPUT_FLOOR)
-      return {
-        ok: false,
-        reason: `"${item.name}" ${periodLabel(period)} read with confidence ${r.confidence}`,
-        hints: [r.citation],
-      };
-    const units = convertScale(r.value.amount, r.value.scale, 'units');
+    return operandFrom(r, item.name, li.definition.id, period);
+  };
+}
+
+/**
+ * A reading of the table reader as an operand: its value in units and the cited input, or why
+ * it is none (not found, or read below the input floor).
+ */
+function operandFrom(
+  r: ExtractMetricResult,
+  name: string,
+  metric: string,
+  period: MainPeriod,
+  unit: 'USD' | 'shares' = 'USD',
+): OperandReading {
+  if (r.status !== 'found') return { ok: false, reason: `"${name}": ${r.reason}`, hints: [] };
+  if (r.confidence < INPUT_FLOOR)
     return {
-      ok: true,
-      units,
-      scale: r.value.scale,
-      input: {
-        label: item.name,
-        metric: li.definition.id,
-        unit: 'USD',
-        value: units,
-        period: periodLabel(period),
-        printed: r.value.printed,
-        matchedLabel: r.matchedLabel,
-        heading: r.statement,
-        confidence: r.confidence,
-        citation: r.citation,
-      },
+      ok: false,
+      reason: `"${name}" ${periodLabel(period)} read with confidence ${r.confidence}`,
+      hints: [r.citation],
     };
+  const units = convertScale(r.value.amount, r.value.scale, 'units');
+  return {
+    ok: true,
+    units,
+    scale: r.value.scale,
+    input: {
+      label: name,
+      metric,
+      unit,
+      value: units,
+      period: periodLabel(period),
+      printed: r.value.printed,
+      matchedLabel: r.matchedLabel,
+      heading: r.statement,
+      confidence: r.confidence,
+      citation: r.citation,
+    },
   };
 }
 
@@ -134,32 +152,7 @@ function readCatalogOperand(
   metric: string,
   period: MainPeriod,
 ): OperandReading {
-  const r = extractMetricFromIndex(doc, { metric, period });
-  if (r.status !== 'found') return { ok: false, reason: `"${name}": ${r.reason}`, hints: [] };
-  if (r.confidence < INPUT_FLOOR)
-    return {
-      ok: false,
-      reason: `"${name}" ${periodLabel(period)} read with confidence ${r.confidence}`,
-      hints: [r.citation],
-    };
-  const units = convertScale(r.value.amount, r.value.scale, 'units');
-  return {
-    ok: true,
-    units,
-    scale: r.value.scale,
-    input: {
-      label: name,
-      metric,
-      unit: 'USD',
-      value: units,
-      period: periodLabel(period),
-      printed: r.value.printed,
-      matchedLabel: r.matchedLabel,
-      heading: r.statement,
-      confidence: r.confidence,
-      citation: r.citation,
-    },
-  };
+  return operandFrom(extractMetricFromIndex(doc, { metric, period }), name, metric, period);
 }
 
 /**
@@ -174,35 +167,27 @@ function readShareCount(
 ): OperandReading {
   if (typeof count === 'object') return { ok: false, reason: count.review, hints: [] };
   const label = periodLabel(period);
-  const r = extractMetricFromIndex(doc, { metric: count, period });
-  if (r.status !== 'found') return { ok: false, reason: `"${name}": ${r.reason}`, hints: [] };
-  if (r.confidence < INPUT_FLOOR)
+  const reading = operandFrom(
+    extractMetricFromIndex(doc, { metric: count, period }),
+    name,
+    count,
+    period,
+    'shares',
+  );
+  if (!reading.ok) return reading;
+  const check = checkShareCount(
+    doc,
+    count,
+    { period, label, floor: INPUT_FLOOR },
+    dec(reading.units),
+  );
+  if (!check.ok)
     return {
       ok: false,
-      reason: `"${name}" ${label} read with confidence ${r.confidence}`,
-      hints: [r.citation],
+      reason: check.reason,
+      hints: [reading.input.citation, ...check.hints],
     };
-  const units = convertScale(r.value.amount, r.value.scale, 'units');
-  const check = checkShareCount(doc, count, { period, label, floor: INPUT_FLOOR }, dec(units));
-  if (!check.ok) return { ok: false, reason: check.reason, hints: [r.citation, ...check.hints] };
-  return {
-    ok: true,
-    units,
-    scale: r.value.scale,
-    count: true,
-    input: {
-      label: name,
-      metric: count,
-      unit: 'shares',
-      value: units,
-      period: label,
-      printed: r.value.printed,
-      matchedLabel: r.matchedLabel,
-      heading: r.statement,
-      confidence: r.confidence,
-      citation: r.citation,
-    },
-  };
+  return { ...reading, count: true };
 }
 
 export function computeExpression(
