@@ -565,7 +565,13 @@ describe('numeric yes/no answered from the cited numbers', () => {
     // A formula whose inputs are all of the year computed is read for the quarter asked.
     expect(
       answerQuestion({ question: "What was Example's effective tax rate in Q2 2020?", pages }),
-    ).toMatchObject({ status: 'answered', answer: '25%', period: 'Q2 FY2020' });
+    ).toMatchObject({
+      status: 'answered',
+      answer: '25%',
+      period: 'Q2 FY2020',
+      // The form check compares the period the figures were read for: the quarter.
+      readPeriod: { fiscalYear: 2020, quarter: 2 },
+    });
   });
 
   it('does not guess a figure the question names without defining', () => {

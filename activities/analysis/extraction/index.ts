@@ -277,12 +277,17 @@ function lookupFor(doc: DocumentIndex, parsed: ParsedQuestion, docPeriod: number
     memo.set(key, r);
     return r;
   };
-  /** The one named period all figures found were read for (none when any was read otherwise). */
+  /**
+   * The one named period (a date, a year to date or a quarter) all figures found were read
+   * for; none when any was read otherwise.
+   */
   const readPeriod = (): Period | undefined => {
     const found = [...memo.values()].filter((r) => r.status === 'found');
     const labels = new Set(found.map((r) => periodLabel(r.period)));
     const first = found[0]?.period;
-    return labels.size === 1 && first && (first.endDate || first.months) ? first : undefined;
+    return labels.size === 1 && first && (first.endDate || first.months || first.quarter)
+      ? first
+      : undefined;
   };
   return Object.assign(lookup, { readPeriod });
 }
