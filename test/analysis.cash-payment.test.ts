@@ -1,4 +1,21 @@
 import { isCashPayment, isOutflow } from '../activities/analysis/cash-payment';
+import { checkLabelAgreement, type LabelEvidence } from '../workflows/analysis/label-agreement';
+
+// Invented filer words for the label check ("Quillfeather Tools Inc.").
+const FILER = ['quillfeather', 'tools', 'inc', 'annual', 'report', 'form', '10', 'k'];
+
+function ev(question: string, _labels: string[], over: Partial<LabelEvidence>): LabelEvidence {
+  return {
+    question,
+    entry: '',
+    formula: false,
+    catalogPhrases: [],
+    read: [],
+    filerWords: FILER,
+    pageLabels: [],
+    ...over,
+  };
+}
 
 // An invented filer's statement of cash flows, laid out as pdf text extraction prints one.
 const STATEMENT = [
@@ -47,5 +64,42 @@ describe('a row the filing prints as a cash payment', () => {
   it('reads an outflow from parentheses or a minus sign', () => {
     expect(['(402)', '$ (1,210.5)', '-17', '−3'].map(isOutflow)).toEqual([true, true, true, true]);
     expect(['402', '$ 1,210', '—', ''].map(isOutflow)).toEqual([false, false, false, false]);
+  });
+
+  it('lets the label check accept a pay verb on a row the filing prints as a cash payment, and only there', () => {
+    const dividends = { entry: '', catalogPhrases: ['dividends to shareholders'], formula: false };
+    const row = (payment: boolean | undefined) => ({
+      ...dividends,
+      read: [
+        {
+          metric: 'line_item',
+          label: 'Dividends to shareholders',
+          heading: 'Consolidated Statements of Cash Flows',
+          page: 7,
+          ...(payment === undefined ? {} : { payment }),
+        },
+      ],
+    });
+    const q = 'How much did Quillfeather pay in dividends to shareholders in FY2031?';
+    expect(checkLabelAgreement(ev(q, [], row(true))).status).toBe('agree');
+    // A cash payment is cash: "how much cash did X pay" needs no "cash" on the row either.
+    const cashQ = 'How much cash did Quillfeather pay in dividends to shareholders in FY2031?';
+    expect(checkLabelAgreement(ev(cashQ, [], row(true))).status).toBe('agree');
+    expect(checkLabelAgreement(ev(cashQ, [], row(false))).unsupported).toContain('pay');
+    // Not a payment where printed (or evidence recorded before the field): the verb still asks.
+    for (const payment of [false, undefined]) {
+      const c = checkLabelAgreement(ev(q, [], row(payment)));
+      expect(c.status).toBe('mismatch');
+      expect(c.unsupported).toEqual(['pay']);
+    }
+    // A payment row carries no other missing word: "foreign" still needs its row.
+    const foreign = checkLabelAgreement(
+      ev(
+        'How much did Quillfeather pay in foreign dividends to shareholders in FY2031?',
+        [],
+        row(true),
+      ),
+    );
+    expect(foreign.unsupported).toEqual(['foreign']);
   });
 });

@@ -194,43 +194,6 @@ describe('the label agreement check', () => {
     ).toBe('agree');
   });
 
-  it('accepts a pay verb on a row the filing prints as a cash payment, and only there', () => {
-    const dividends = { entry: '', catalogPhrases: ['dividends to shareholders'], formula: false };
-    const row = (payment: boolean | undefined) => ({
-      ...dividends,
-      read: [
-        {
-          metric: 'line_item',
-          label: 'Dividends to shareholders',
-          heading: 'Consolidated Statements of Cash Flows',
-          page: 7,
-          ...(payment === undefined ? {} : { payment }),
-        },
-      ],
-    });
-    const q = 'How much did Quillfeather pay in dividends to shareholders in FY2031?';
-    expect(checkLabelAgreement(ev(q, [], row(true))).status).toBe('agree');
-    // A cash payment is cash: "how much cash did X pay" needs no "cash" on the row either.
-    const cashQ = 'How much cash did Quillfeather pay in dividends to shareholders in FY2031?';
-    expect(checkLabelAgreement(ev(cashQ, [], row(true))).status).toBe('agree');
-    expect(checkLabelAgreement(ev(cashQ, [], row(false))).unsupported).toContain('pay');
-    // Not a payment where printed (or evidence recorded before the field): the verb still asks.
-    for (const payment of [false, undefined]) {
-      const c = checkLabelAgreement(ev(q, [], row(payment)));
-      expect(c.status).toBe('mismatch');
-      expect(c.unsupported).toEqual(['pay']);
-    }
-    // A payment row carries no other missing word: "foreign" still needs its row.
-    const foreign = checkLabelAgreement(
-      ev(
-        'How much did Quillfeather pay in foreign dividends to shareholders in FY2031?',
-        [],
-        row(true),
-      ),
-    );
-    expect(foreign.unsupported).toEqual(['foreign']);
-  });
-
   it('reads the heading as support: a segment table’s title carries its segment', () => {
     const c = checkLabelAgreement(
       ev('What was the Marine segment revenue in FY2031?', [], {
